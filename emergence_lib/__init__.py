@@ -1,0 +1,31 @@
+"""emergence_lib: the shared library of the book reproducing Zucchet et al. (2025),
+"The emergence of sparse attention: impact of data distribution and benefits of repetition".
+
+Modules, one concern each:
+  toy          reduced theory of the toy model (Eqs. 3–14): losses, gradients, flow, linearisation
+  toy_full     the full toy model of Eq. 2 on its exact expected loss
+  ode          the vectorised adaptive integrator behind the reduced flow
+  metrics      plateau_length, fit_power_law
+  configs      validated run configs (one dataclass per kind of run)
+  runs         run configs → results
+  cache        per-run results in data/, keyed and atomic
+  sweep        list of configs → tidy tables, through the cache
+  experiments  one config per paper figure (scale → runs)
+  plotting     the book's style and standard panels
+"""
+
+__version__ = "0.1.0"
+
+from .configs import SCALES, ConfigError, ToyFlowConfig  # noqa: E402
+from .metrics import NOT_REACHED, PowerLawFit, fit_power_law, plateau_length, reached  # noqa: E402
+
+__all__ = [
+    "SCALES",
+    "ConfigError",
+    "ToyFlowConfig",
+    "NOT_REACHED",
+    "PowerLawFit",
+    "fit_power_law",
+    "plateau_length",
+    "reached",
+]

@@ -1,0 +1,155 @@
+"""Per-run result cache under ``data/``: keyed, verified, atomic.
+
+One finished run is one JSON file,
+
+    data/<kind>/<key>.json    with key = sha256(kind, full config, RESULTS_FORMAT_VERSION)
+
+holding the config it was computed from, a summary row and a curve table.
+A file is reused only if its stored kind, config and format version equal the
+requested ones exactly; an unreadable file is an error that names it (or is
+recomputed, if the caller asks for that). Files are written to a temporary
+name and renamed, so an interrupted write never leaves a half file behind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+# Bump when the content or meaning of stored results changes: older files then
+# no longer match any key and are recomputed, never reused.
+RESULTS_FORMAT_VERSION = 1
+
+OnCorrupt = Literal["raise", "recompute"]
+
+
+class CacheError(RuntimeError):
+    """A cache file exists but cannot be used (unreadable, truncated, or inconsistent)."""
+
+
+@dataclass
+class RunResult:
+    """What one run produces: a summary (one table row) and a curve (columns of equal length)."""
+
+    summary: dict[str, Any]
+    curve: dict[str, np.ndarray]
+
+
+def default_data_dir() -> Path:
+    """``$EMERGENCE_DATA_DIR`` if set, else the repository's ``data/`` folder."""
+    env = os.environ.get("EMERGENCE_DATA_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "data"
+
+
+def config_dict(config: Any) -> dict[str, Any]:
+    """A run config as a plain JSON-able dict (dataclass fields only)."""
+    return {f.name: _jsonable(getattr(config, f.name)) for f in dataclasses.fields(config)}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _canonical(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=True)
+
+
+def run_key(config: Any) -> str:
+    """Stable hash of a run: its kind, every config field, and the results format version."""
+    payload = {"kind": config.kind, "config": config_dict(config), "format_version": RESULTS_FORMAT_VERSION}
+    return hashlib.sha256(_canonical(payload).encode()).hexdigest()[:20]
+
+
+class ResultCache:
+    """Run results stored as one JSON file per run under ``root``."""
+
+    def __init__(self, root: Path | str | None = None, on_corrupt: OnCorrupt = "raise"):
+        if on_corrupt not in ("raise", "recompute"):
+            raise ValueError(f"on_corrupt must be 'raise' or 'recompute', got {on_corrupt!r}")
+        self.root = Path(root) if root is not None else default_data_dir()
+        self.on_corrupt = on_corrupt
+
+    def path(self, config: Any) -> Path:
+        return self.root / config.kind / f"{run_key(config)}.json"
+
+    def load(self, config: Any) -> RunResult | None:
+        """The cached result of ``config``, or None if absent (or corrupt and on_corrupt='recompute')."""
+        path = self.path(config)
+        if not path.exists():
+            return None
+        try:
+            with open(path) as fh:
+                record = json.load(fh)
+            ok = (
+                record["format_version"] == RESULTS_FORMAT_VERSION
+                and record["kind"] == config.kind
+                and _canonical(record["config"]) == _canonical(config_dict(config))
+            )
+            summary = dict(record["summary"])
+            curve = {k: np.asarray(v, dtype=float) for k, v in record["curve"].items()}
+            lengths = {len(v) for v in curve.values()}
+            if len(lengths) > 1:
+                raise ValueError(f"curve columns have unequal lengths {sorted(lengths)}")
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            if self.on_corrupt == "recompute":
+                return None
+            raise CacheError(
+                f"cache file {path} is unreadable ({type(exc).__name__}: {exc}). "
+                "Delete it to recompute that run, or pass on_corrupt='recompute'."
+            ) from exc
+        if not ok:
+            # Same key but a different config or version: a hash collision or a
+            # hand-edited file. Never reuse it.
+            if self.on_corrupt == "recompute":
+                return None
+            raise CacheError(
+                f"cache file {path} holds a different config or format version than its key says. "
+                "Delete it to recompute that run, or pass on_corrupt='recompute'."
+            )
+        return RunResult(summary=summary, curve=curve)
+
+    def save(self, config: Any, result: RunResult, meta: dict[str, Any] | None = None) -> Path:
+        """Write one run's result atomically (temporary file, fsync, rename)."""
+        path = self.path(config)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        record = {
+            "format_version": RESULTS_FORMAT_VERSION,
+            "kind": config.kind,
+            "key": run_key(config),
+            "config": config_dict(config),
+            "summary": {k: _jsonable(v) for k, v in result.summary.items()},
+            "curve": {k: [_round(x) for x in np.asarray(v, dtype=float)] for k, v in result.curve.items()},
+            "meta": meta or {},
+        }
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w") as fh:
+                json.dump(record, fh, allow_nan=True)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+        return path
+
+
+def _round(x: float) -> float:
+    """12 significant digits: far below any plotted or fitted precision, and half the file size."""
+    return float(f"{x:.12g}") if math.isfinite(x) else x

@@ -1,0 +1,185 @@
+"""Plateau lengths and power-law fits (paper App. D.1–D.2)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Literal, Sequence
+
+import numpy as np
+import pandas as pd
+
+# `plateau_length` returns this when the loss never crosses the threshold.
+# It is +inf, not a plausible number: any mean it enters becomes inf, and
+# `fit_power_law` refuses it. Use `reached()` to test for it.
+NOT_REACHED: float = math.inf
+
+
+def reached(plateau: float | np.ndarray) -> bool | np.ndarray:
+    """True where a plateau length is a real crossing time (not NOT_REACHED, not NaN)."""
+    return np.isfinite(plateau)
+
+
+def first_crossing(
+    times: Sequence[float] | np.ndarray,
+    values: Sequence[float] | np.ndarray,
+    level: float,
+    direction: Literal["down", "up"] = "down",
+    log: bool = False,
+) -> float:
+    """First time ``values`` reach ``level`` (from above for "down", below for "up").
+
+    Interpolated linearly in time between the last evaluation before the
+    crossing and the first one at or past it; in log-value if ``log`` (for
+    losses, which fall exponentially near the crossing). Non-finite values
+    (a diverged run) never count as crossed.
+
+    Returns the crossing time, or ``NOT_REACHED`` (+inf) if no evaluation crosses.
+    """
+    t = np.asarray(times, dtype=float)
+    y = np.asarray(values, dtype=float)
+    if t.shape != y.shape or t.ndim != 1:
+        raise ValueError(f"times and values must be 1-D of equal length, got {t.shape} and {y.shape}")
+    if direction not in ("down", "up"):
+        raise ValueError(f"direction must be 'down' or 'up', got {direction!r}")
+    past = np.isfinite(y) & ((y <= level) if direction == "down" else (y >= level))
+    if not past.any():
+        return NOT_REACHED
+    i = int(np.argmax(past))
+    if i == 0:
+        return float(t[0])
+    t0, t1, y0, y1 = t[i - 1], t[i], y[i - 1], y[i]
+    f = np.log if log else (lambda v: v)
+    if not np.isfinite(y0) or (log and min(y0, y1, level) <= 0) or y0 == y1:
+        return float(t1)
+    frac = (f(y0) - f(level)) / (f(y0) - f(y1))
+    return float(t0 + frac * (t1 - t0))
+
+
+def plateau_length(
+    times: Sequence[float] | np.ndarray,
+    losses: Sequence[float] | np.ndarray,
+    threshold: float = 0.1,
+) -> float:
+    """First time the loss falls to ``threshold`` (0.1 by default), interpolated in log-loss.
+
+    Returns the crossing time, in the units of ``times``, or ``NOT_REACHED``
+    (+inf) if no evaluation is at or below the threshold.
+    """
+    if not threshold > 0:
+        raise ValueError(f"threshold must be > 0, got {threshold}")
+    return first_crossing(times, losses, threshold, direction="down", log=True)
+
+
+def time_to_fraction(
+    times: Sequence[float] | np.ndarray,
+    values: Sequence[float] | np.ndarray,
+    start: float,
+    target: float,
+    fraction: float,
+) -> float:
+    """First time a quantity has covered ``fraction`` of the way from ``start`` to ``target``.
+
+    E.g. w going 0 → √d, or α going 1/T → 1; it makes "w moves before α" measurable.
+    """
+    progress = (np.asarray(values, dtype=float) - start) / (target - start)
+    return first_crossing(times, progress, fraction, direction="up")
+
+
+@dataclass
+class PowerLawFit:
+    """target ≈ constant · Π_k x_k^exponent_k, fitted by least squares on logs."""
+
+    target: str
+    predictors: list[str]
+    constant: float
+    exponents: dict[str, float]
+    stderr: dict[str, float]  # standard errors of the exponents
+    log_constant_stderr: float  # standard error of ln(constant)
+    r2: float
+    n: int
+    residuals: np.ndarray = field(repr=False)
+
+    def predict(self, data: pd.DataFrame | dict[str, np.ndarray]) -> np.ndarray:
+        """Evaluate the fitted law on new predictor values."""
+        log_y = np.log(self.constant) + sum(
+            self.exponents[p] * np.log(np.asarray(data[p], dtype=float)) for p in self.predictors
+        )
+        return np.exp(log_y)
+
+    def formula(self, digits: int = 2) -> str:
+        """E.g. '1.52·d^0.49·T^0.99'."""
+        terms = [f"{self.constant:.{digits}f}"]
+        terms += [f"{p}^{self.exponents[p]:.{digits}f}" for p in self.predictors]
+        return "·".join(terms)
+
+    def table(self, reference: dict[str, float] | None = None) -> pd.DataFrame:
+        """Tidy table of the fit (one row per quantity), with a paper column if given."""
+        rows = [{"quantity": "C", "ours": self.constant, "± (1 s.e.)": self.constant * self.log_constant_stderr}]
+        rows += [
+            {"quantity": f"exponent of {p}", "ours": self.exponents[p], "± (1 s.e.)": self.stderr[p]}
+            for p in self.predictors
+        ]
+        rows.append({"quantity": "R²", "ours": self.r2, "± (1 s.e.)": np.nan})
+        df = pd.DataFrame(rows)
+        if reference is not None:
+            keys = ["C"] + list(self.predictors) + ["R2"]
+            df["paper"] = [reference.get(k, np.nan) for k in keys]
+        return df.set_index("quantity")
+
+
+def fit_power_law(
+    data: pd.DataFrame,
+    predictors: Sequence[str],
+    target: str = "plateau_length",
+) -> PowerLawFit:
+    """Fit target = C · Π x_p^e_p by ordinary least squares on log values (Eq. 23).
+
+    ``predictors`` is any subset of the table's columns: e.g. ["d", "T"],
+    ["d", "T_over_B"] or a derived column such as f(p, d) (see
+    `add_cross_sample_factor`). Rows must have finite, positive values:
+    a NOT_REACHED plateau is an error here, never silently dropped.
+    """
+    predictors = list(predictors)
+    missing = [c for c in [target, *predictors] if c not in data.columns]
+    if missing:
+        raise KeyError(f"fit_power_law: columns {missing} not in the table (has {list(data.columns)})")
+    values = data[[target, *predictors]].to_numpy(dtype=float)
+    bad = ~np.all(np.isfinite(values) & (values > 0), axis=1)
+    if bad.any():
+        raise ValueError(
+            f"fit_power_law: {int(bad.sum())} row(s) have non-positive or non-finite "
+            f"{[target, *predictors]} (e.g. a plateau that was NOT_REACHED); filter them "
+            f"explicitly first. Offending rows:\n{data.loc[bad, [target, *predictors]]}"
+        )
+    n, k = len(values), len(predictors) + 1
+    if n <= k:
+        raise ValueError(f"fit_power_law: need more than {k} rows to fit {k} parameters, got {n}")
+    logs = np.log(values)
+    y = logs[:, 0]
+    X = np.column_stack([np.ones(n), logs[:, 1:]])
+    coef, *_ = np.linalg.lstsq(X, y, rcond=None)
+    resid = y - X @ coef
+    ss_res = float(resid @ resid)
+    ss_tot = float(np.sum((y - y.mean()) ** 2))
+    sigma2 = ss_res / (n - k)
+    cov = sigma2 * np.linalg.pinv(X.T @ X)
+    se = np.sqrt(np.maximum(np.diag(cov), 0.0))
+    return PowerLawFit(
+        target=target,
+        predictors=predictors,
+        constant=float(np.exp(coef[0])),
+        exponents={p: float(c) for p, c in zip(predictors, coef[1:])},
+        stderr={p: float(s) for p, s in zip(predictors, se[1:])},
+        log_constant_stderr=float(se[0]),
+        r2=1.0 - ss_res / ss_tot if ss_tot > 0 else float("nan"),
+        n=n,
+        residuals=resid,
+    )
+
+
+def add_cross_sample_factor(data: pd.DataFrame, p: str = "p", d: str = "d", name: str = "f_pd") -> pd.DataFrame:
+    """Add the column f(p, d) = √(p² d + (1 − p)²) of Eq. 22."""
+    out = data.copy()
+    out[name] = np.sqrt(out[p] ** 2 * out[d] + (1 - out[p]) ** 2)
+    return out

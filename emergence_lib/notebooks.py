@@ -1,0 +1,91 @@
+"""Chapters with parameters, through papermill.
+
+    python -m emergence_lib.notebooks prepare --scale smoke --out _build/smoke chapters/*.ipynb
+    python -m emergence_lib.notebooks execute chapters/01_toy_model.ipynb out.ipynb -p scale paper
+
+``prepare`` writes each chapter with its parameters injected (papermill's
+``injected-parameters`` cell, right after the ``parameters`` cell) but does not
+run it: the test suite then runs those copies under nbval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import papermill
+
+from .configs import check_scale
+
+
+def has_parameters_cell(path: str | Path) -> bool:
+    nb = nbformat.read(str(path), as_version=4)
+    return any("parameters" in c.get("metadata", {}).get("tags", []) for c in nb.cells)
+
+
+def _check(chapter: Path, parameters: dict[str, Any]) -> None:
+    if not chapter.exists():
+        raise FileNotFoundError(f"chapter {chapter} does not exist")
+    if not has_parameters_cell(chapter):
+        raise ValueError(f"chapter {chapter} has no cell tagged 'parameters'")
+    if "scale" in parameters:
+        check_scale(parameters["scale"])
+
+
+def prepare(chapter: str | Path, out: str | Path, **parameters: Any) -> Path:
+    """Write ``chapter`` with ``parameters`` injected, without executing it."""
+    chapter, out = Path(chapter), Path(out)
+    _check(chapter, parameters)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    papermill.execute_notebook(str(chapter), str(out), parameters=parameters, prepare_only=True, progress_bar=False)
+    return out
+
+
+def execute(chapter: str | Path, out: str | Path, **parameters: Any) -> Path:
+    """Run ``chapter`` with ``parameters`` (e.g. scale="paper") into the notebook ``out``.
+
+    The kernel's working directory is the chapter's folder, as in the book build.
+    """
+    chapter, out = Path(chapter), Path(out)
+    _check(chapter, parameters)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    papermill.execute_notebook(
+        str(chapter), str(out), parameters=parameters, cwd=str(chapter.resolve().parent), kernel_name="python3"
+    )
+    return out
+
+
+def _value(text: str) -> Any:
+    """A command-line parameter value: a Python literal if it parses as one, else the string."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m emergence_lib.notebooks", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="verb", required=True)
+    p = sub.add_parser("prepare", help="inject parameters into chapters without running them")
+    p.add_argument("--scale", required=True)
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("chapters", nargs="+")
+    e = sub.add_parser("execute", help="run one chapter with parameters")
+    e.add_argument("chapter")
+    e.add_argument("out")
+    e.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
+    args = parser.parse_args(argv)
+    if args.verb == "prepare":
+        check_scale(args.scale)
+        for ch in args.chapters:
+            print(prepare(ch, Path(args.out) / Path(ch).name, scale=args.scale))
+    else:
+        params = {name: _value(value) for name, value in args.parameter}
+        print(execute(args.chapter, args.out, **params))
+
+
+if __name__ == "__main__":
+    main()

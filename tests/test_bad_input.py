@@ -1,0 +1,65 @@
+"""Bad input fails before any compute, with a message naming the parameter and what is allowed."""
+
+import pytest
+
+from emergence_lib.cache import ResultCache
+from emergence_lib.configs import ConfigError, ToyFlowConfig, check_scale
+from emergence_lib.experiments import Figure1
+from emergence_lib.notebooks import main as notebooks_main
+from emergence_lib.notebooks import prepare
+
+
+@pytest.mark.parametrize("scale", ["laptop", "", "CPU", None])
+def test_unknown_scale(scale):
+    with pytest.raises(ConfigError, match=r"scale must be one of \('smoke', 'cpu', 'paper'\)"):
+        check_scale(scale)
+    with pytest.raises(ConfigError, match="scale"):
+        Figure1(scale=scale)
+
+
+def test_unknown_scale_for_a_chapter(tmp_path):
+    with pytest.raises(ConfigError, match="scale"):
+        prepare("chapters/01_toy_model.ipynb", tmp_path / "x.ipynb", scale="huge")
+    with pytest.raises(ConfigError, match="scale"):
+        notebooks_main(["prepare", "--scale", "huge", "--out", str(tmp_path), "chapters/01_toy_model.ipynb"])
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("B,T", [(512, 512), (600, 512), (0, 512), (2, 2)])
+def test_burstiness_must_leave_an_irrelevant_position(B, T):
+    with pytest.raises(ConfigError, match=r"B must"):
+        ToyFlowConfig(T=T, d=8, B=B)
+
+
+@pytest.mark.parametrize("d", [0, -3, 2.5, "8", True])
+def test_dimension_must_be_a_positive_integer(d):
+    with pytest.raises(ConfigError, match=r"d must be an integer ≥ 1"):
+        ToyFlowConfig(T=64, d=d)
+
+
+@pytest.mark.parametrize("threshold", [0.0, -0.1, 0.5, 0.7])
+def test_threshold_must_lie_between_zero_and_the_initial_loss(threshold):
+    with pytest.raises(ConfigError, match=r"threshold must lie in \(0, 0.5\)"):
+        ToyFlowConfig(T=64, d=8, threshold=threshold)
+    with pytest.raises(ConfigError, match="threshold"):
+        Figure1(scale="smoke", threshold=threshold)
+
+
+def test_figure_grids_are_checked():
+    with pytest.raises(ConfigError, match="d_values entry must be an integer ≥ 1"):
+        Figure1(scale="smoke", d_values=[8, 0])
+    with pytest.raises(ConfigError, match="T_values entry must be an integer ≥ 2"):
+        Figure1(scale="smoke", T_values=[1, 64])
+    with pytest.raises(ConfigError, match="repeated"):
+        Figure1(scale="smoke", d_values=[8, 8])
+    with pytest.raises(ConfigError, match="d_values must be a list"):
+        Figure1(scale="smoke", d_values="16")
+
+
+def test_other_run_fields():
+    with pytest.raises(ConfigError, match="t_max must be > 0"):
+        ToyFlowConfig(T=64, d=8, t_max=0)
+    with pytest.raises(ConfigError, match="logits must be 'gap' or 'per_position'"):
+        ToyFlowConfig(T=64, d=8, logits="tied")
+    with pytest.raises(ValueError, match="on_corrupt"):
+        ResultCache(on_corrupt="ignore")

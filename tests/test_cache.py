@@ -1,0 +1,135 @@
+"""The results cache: reuse, invalidation, atomic writes and corrupt files."""
+
+import json
+
+import pytest
+
+from emergence_lib import cache as cache_mod
+from emergence_lib import runs
+from emergence_lib.cache import CacheError, ResultCache, run_key
+from emergence_lib.configs import ToyFlowConfig
+from emergence_lib.sweep import run_sweep
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Count the configs the toy runner actually computes."""
+    calls = []
+    real = runs.RUNNERS[ToyFlowConfig.kind]
+
+    def counting(configs):
+        calls.extend(configs)
+        return real(configs)
+
+    monkeypatch.setitem(runs.RUNNERS, ToyFlowConfig.kind, counting)
+    return calls
+
+
+def configs(**overrides):
+    base = dict(t_max=3000.0, stop_below=0.05, points_per_decade=50)
+    base.update(overrides)
+    return [ToyFlowConfig(T=T, d=d, **base) for T in (64, 128) for d in (4, 8)]
+
+
+def test_rerun_reuses_the_cache(tmp_path, counted):
+    c = ResultCache(tmp_path)
+    first = run_sweep(configs(), c, progress=False)
+    assert (first.n_cached, first.n_computed) == (0, 4) and len(counted) == 4
+    second = run_sweep(configs(), c, progress=False)
+    assert (second.n_cached, second.n_computed) == (4, 0) and len(counted) == 4
+    assert second.summary["plateau_length"].tolist() == first.summary["plateau_length"].tolist()
+    assert len(second.curves) == len(first.curves)
+
+
+def test_changing_any_field_gives_a_new_run(tmp_path, counted):
+    c = ResultCache(tmp_path)
+    run_sweep(configs(), c, progress=False)
+    for change in (dict(threshold=0.2), dict(points_per_decade=60), dict(logits="per_position"), dict(t_max=3001.0)):
+        before = len(counted)
+        result = run_sweep(configs(**change), c, progress=False)
+        assert result.n_computed == 4 and len(counted) == before + 4, change
+    assert len(set(run_key(x) for x in configs() + configs(threshold=0.2))) == 8
+
+
+def test_only_missing_runs_are_computed(tmp_path, counted):
+    c = ResultCache(tmp_path)
+    run_sweep(configs()[:2], c, progress=False)
+    result = run_sweep(configs(), c, progress=False)
+    assert (result.n_cached, result.n_computed) == (2, 2)
+    assert {(x.T, x.d) for x in counted[2:]} == {(x.T, x.d) for x in configs()[2:]}
+
+
+def test_writes_are_atomic_and_leave_no_temporary_files(tmp_path):
+    c = ResultCache(tmp_path)
+    run_sweep(configs(), c, progress=False)
+    files = sorted(p.name for p in (tmp_path / ToyFlowConfig.kind).iterdir())
+    assert len(files) == 4 and all(f.endswith(".json") and not f.startswith(".") for f in files)
+
+
+def test_a_crash_during_save_leaves_no_file(tmp_path, monkeypatch):
+    c = ResultCache(tmp_path)
+    cfg = configs()[0]
+    result = runs.run_toy_flow([cfg])[0]
+
+    def boom(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cache_mod.json, "dump", boom)
+    with pytest.raises(KeyboardInterrupt):
+        c.save(cfg, result)
+    assert list((tmp_path / cfg.kind).iterdir()) == []
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "missing_key"])
+def test_corrupt_file_is_an_error_naming_it_before_any_compute(tmp_path, counted, damage):
+    c = ResultCache(tmp_path)
+    run_sweep(configs()[:1], c, progress=False)
+    path = c.path(configs()[0])
+    text = path.read_text()
+    if damage == "truncate":
+        path.write_text(text[: len(text) // 2])
+    elif damage == "garbage":
+        path.write_bytes(b"\x00\xff not json")
+    else:
+        record = json.loads(text)
+        del record["summary"]
+        path.write_text(json.dumps(record))
+    n = len(counted)
+    with pytest.raises(CacheError, match=path.name):
+        run_sweep(configs(), c, progress=False)  # the other 3 runs are missing, but nothing is computed
+    assert len(counted) == n
+    # Asked to, the sweep recomputes the corrupt run and repairs the file.
+    result = run_sweep(configs(), ResultCache(tmp_path, on_corrupt="recompute"), progress=False)
+    assert result.n_computed == 4
+    assert ResultCache(tmp_path).load(configs()[0]) is not None
+
+
+def test_file_whose_config_differs_from_its_key_is_never_reused(tmp_path):
+    c = ResultCache(tmp_path)
+    run_sweep(configs()[:1], c, progress=False)
+    path = c.path(configs()[0])
+    record = json.loads(path.read_text())
+    record["config"]["threshold"] = 0.3
+    path.write_text(json.dumps(record))
+    with pytest.raises(CacheError, match="different config"):
+        c.load(configs()[0])
+    assert ResultCache(tmp_path, on_corrupt="recompute").load(configs()[0]) is None
+
+
+def test_a_new_results_format_version_does_not_reuse_old_files(tmp_path, counted, monkeypatch):
+    c = ResultCache(tmp_path)
+    run_sweep(configs(), c, progress=False)
+    monkeypatch.setattr(cache_mod, "RESULTS_FORMAT_VERSION", cache_mod.RESULTS_FORMAT_VERSION + 1)
+    result = run_sweep(configs(), c, progress=False)
+    assert result.n_computed == 4
+
+
+def test_default_cache_location_follows_the_environment(data_dir):
+    assert ResultCache().root == data_dir
+
+
+def test_smoke_scale_writes_nothing(data_dir):
+    from emergence_lib.experiments import Figure1
+
+    Figure1(scale="smoke").run(progress=False)
+    assert not data_dir.exists()

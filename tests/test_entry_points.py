@@ -1,0 +1,54 @@
+"""Smoke runs of the real entry points, and the committed cache."""
+
+import json
+
+import nbformat
+import numpy as np
+
+from emergence_lib.cache import ResultCache
+from emergence_lib.configs import SCALES
+from emergence_lib.experiments import Figure1, figures
+from emergence_lib.notebooks import main as notebooks_main
+
+
+def test_figure1_smoke_runs_end_to_end():
+    results = Figure1(scale="smoke").run(progress=False)
+    plateaus = results["plateaus"].summary
+    assert plateaus["reached"].all()
+    assert len(plateaus) == 9
+    # the plateau grows with T at every d (a property of the claim, not of the grid)
+    for _, g in plateaus.groupby("d"):
+        assert np.all(np.diff(g.sort_values("T")["plateau_length"]) > 0)
+    curves = results["curves"].curves
+    assert {"t", "loss", "w", "delta_a", "alpha", "T", "d", "run"} <= set(curves.columns)
+    assert np.allclose(curves.groupby("run")["loss"].first(), 0.5, rtol=1e-12)
+
+
+def test_prepare_injects_the_scale_after_the_parameters_cell(tmp_path):
+    notebooks_main(["prepare", "--scale", "smoke", "--out", str(tmp_path), "chapters/01_toy_model.ipynb"])
+    nb = nbformat.read(str(tmp_path / "01_toy_model.ipynb"), as_version=4)
+    tags = [c.metadata.get("tags", []) for c in nb.cells]
+    i = next(k for k, t in enumerate(tags) if "parameters" in t)
+    assert "injected-parameters" in tags[i + 1]
+    assert "scale = \"smoke\"" in nb.cells[i + 1].source
+
+
+def test_committed_chapters_are_clean():
+    from pathlib import Path
+
+    for path in Path("chapters").glob("*.ipynb"):
+        nb = json.loads(path.read_text())
+        assert nb["metadata"]["kernelspec"]["name"] == "python3", path
+        code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+        assert all(not c["outputs"] and c["execution_count"] is None for c in code), f"{path} has outputs"
+        assert any("parameters" in c["metadata"].get("tags", []) for c in code), path
+
+
+def test_committed_cache_covers_every_cpu_run():
+    """The book build (run by the test command) must read cpu results, not silently recompute them."""
+    cache = ResultCache()  # the repository's data/
+    for name, figure in figures().items():
+        fig = figure(scale="cpu")
+        for run in fig.runs():
+            assert cache.load(run) is not None, f"{name}: cpu run {run} missing from data/"
+    assert SCALES == ("smoke", "cpu", "paper")

@@ -1,0 +1,129 @@
+"""plateau_length and fit_power_law on synthetic data with known answers."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from emergence_lib.metrics import (
+    NOT_REACHED,
+    add_cross_sample_factor,
+    first_crossing,
+    fit_power_law,
+    plateau_length,
+    reached,
+    time_to_fraction,
+)
+
+
+def test_exact_crossing_on_a_log_linear_segment():
+    # loss = 0.5 · exp(-(t - 100)/10) after t = 100: crosses 0.1 at 100 + 10·ln 5
+    t = np.array([0.0, 50.0, 100.0, 110.0, 120.0, 130.0])
+    loss = np.where(t <= 100, 0.5, 0.5 * np.exp(-(t - 100) / 10))
+    assert plateau_length(t, loss, 0.1) == pytest.approx(100 + 10 * math.log(5), rel=1e-12)
+
+
+def test_sharp_drop_is_interpolated_between_evaluations():
+    t = np.array([0.0, 1.0, 2.0, 3.0])
+    loss = np.array([0.5, 0.5, 0.02, 0.01])
+    expected = 1 + (math.log(0.5) - math.log(0.1)) / (math.log(0.5) - math.log(0.02))
+    assert plateau_length(t, loss) == pytest.approx(expected)
+    assert 1 < plateau_length(t, loss) < 2
+
+
+def test_never_reached_is_marked_not_a_number():
+    t = np.linspace(0, 100, 11)
+    p = plateau_length(t, np.full(11, 0.3))
+    assert p is NOT_REACHED or p == NOT_REACHED
+    assert not reached(p)
+    assert math.isinf(p)
+
+
+def test_diverged_run_never_counts_as_crossed():
+    t = np.arange(5.0)
+    assert plateau_length(t, [0.5, 0.4, np.nan, np.inf, np.nan]) == NOT_REACHED
+    assert plateau_length(t, [0.5, np.nan, 0.05, 0.01, 0.0]) == pytest.approx(2.0)
+
+
+def test_already_below_at_first_evaluation():
+    assert plateau_length([3.0, 4.0], [0.05, 0.01]) == 3.0
+
+
+def test_threshold_is_reached_by_equality():
+    assert plateau_length([0.0, 1.0], [0.5, 0.1]) == pytest.approx(1.0)
+
+
+def test_bad_shapes_and_thresholds_are_refused():
+    with pytest.raises(ValueError, match="equal length"):
+        plateau_length([0, 1, 2], [0.5, 0.1])
+    with pytest.raises(ValueError, match="threshold"):
+        plateau_length([0, 1], [0.5, 0.1], threshold=0.0)
+
+
+def test_time_to_fraction_going_up():
+    t = np.array([0.0, 10.0, 20.0])
+    x = np.array([0.0, 4.0, 8.0])
+    assert time_to_fraction(t, x, start=0.0, target=8.0, fraction=0.25) == pytest.approx(5.0)
+    assert first_crossing(t, x, 100.0, direction="up") == NOT_REACHED
+
+
+def _synthetic(rng, n=60, noise=0.0):
+    d = rng.choice([8, 16, 32, 64, 128], n).astype(float)
+    T = rng.choice([64, 256, 1024, 4096], n).astype(float)
+    B = rng.choice([1, 2, 4, 8], n).astype(float)
+    y = 1.7 * d**0.5 * T**0.98 * B**-0.75 * np.exp(noise * rng.standard_normal(n))
+    return pd.DataFrame({"d": d, "T": T, "B": B, "plateau_length": y})
+
+
+def test_power_law_fit_recovers_exact_exponents():
+    df = _synthetic(np.random.default_rng(0))
+    fit = fit_power_law(df, ["d", "T", "B"])
+    assert fit.constant == pytest.approx(1.7, rel=1e-9)
+    assert fit.exponents == pytest.approx({"d": 0.5, "T": 0.98, "B": -0.75}, abs=1e-10)
+    assert fit.r2 == pytest.approx(1.0)
+    np.testing.assert_allclose(fit.predict(df), df["plateau_length"], rtol=1e-9)
+
+
+def test_power_law_fit_with_noise_has_honest_uncertainties():
+    hits = 0
+    for seed in range(40):
+        df = _synthetic(np.random.default_rng(seed), n=80, noise=0.05)
+        fit = fit_power_law(df, ["d", "T", "B"])
+        hits += abs(fit.exponents["T"] - 0.98) < 2 * fit.stderr["T"]
+        assert 0.9 < fit.r2 < 1.0
+    assert hits >= 34  # ~95% of 2σ intervals cover the truth
+
+
+def test_power_law_fit_on_a_subset_of_predictors_and_a_derived_one():
+    df = pd.DataFrame({"d": [16, 32, 64, 16, 32, 64.0], "p": [0, 0, 0, 0.4, 0.4, 0.4], "T": 512.0})
+    df = add_cross_sample_factor(df)
+    df["plateau_length"] = 2.0 * (np.sqrt(df["d"]) * df["T"] / df["f_pd"])
+    df["x"] = np.sqrt(df["d"]) * df["T"] / df["f_pd"]
+    fit = fit_power_law(df, ["x"])
+    assert fit.exponents["x"] == pytest.approx(1.0)
+    assert fit.constant == pytest.approx(2.0)
+    assert df.loc[0, "f_pd"] == pytest.approx(1.0)
+
+
+def test_power_law_fit_refuses_not_reached_rows():
+    df = _synthetic(np.random.default_rng(1))
+    df.loc[3, "plateau_length"] = NOT_REACHED
+    with pytest.raises(ValueError, match="NOT_REACHED"):
+        fit_power_law(df, ["d", "T"])
+
+
+def test_power_law_fit_needs_enough_rows_and_known_columns():
+    df = _synthetic(np.random.default_rng(2), n=3)
+    with pytest.raises(ValueError, match="more than"):
+        fit_power_law(df, ["d", "T", "B"])
+    with pytest.raises(KeyError, match="zeta"):
+        fit_power_law(df, ["zeta"])
+
+
+def test_fit_table_puts_paper_values_beside_ours():
+    fit = fit_power_law(_synthetic(np.random.default_rng(3)), ["d", "T"])
+    table = fit.table(reference={"d": 0.49, "T": 0.99, "R2": 0.999})
+    assert list(table.index) == ["C", "exponent of d", "exponent of T", "R²"]
+    assert table.loc["exponent of d", "paper"] == 0.49
+    assert np.isnan(table.loc["C", "paper"])
