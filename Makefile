@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SMOKE_DIR := _build/smoke
 
-.PHONY: book test unit notebooks clean
+.PHONY: book test unit notebooks clean bench
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,9 +26,13 @@ unit: $(STAMP)
 notebooks: $(STAMP)
 	rm -rf $(SMOKE_DIR)
 	$(PY) -m emergence_lib.notebooks prepare --scale smoke --out $(SMOKE_DIR) chapters/*.ipynb
-	$(PY) -m pytest -p no:cacheprovider --nbval-lax --nbval-current-env $(SMOKE_DIR)
+	$(PY) -m pytest --nbval-lax --nbval-current-env $(SMOKE_DIR)
 
 test: unit notebooks book
 
 clean:
 	rm -rf _build
+
+# On demand, not part of the tests: prints speed ratios measured in one run.
+bench: $(STAMP)
+	$(PY) bench/toy_vectorisation.py

@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import math
 import os
 import tempfile
 from dataclasses import dataclass
@@ -133,7 +132,8 @@ class ResultCache:
             "key": run_key(config),
             "config": config_dict(config),
             "summary": {k: _jsonable(v) for k, v in result.summary.items()},
-            "curve": {k: [_round(x) for x in np.asarray(v, dtype=float)] for k, v in result.curve.items()},
+            # Full precision: early in a plateau ½ − L is ~1e-9, below any rounding worth the bytes.
+            "curve": {k: np.asarray(v, dtype=float).tolist() for k, v in result.curve.items()},
             "meta": meta or {},
         }
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
@@ -149,7 +149,3 @@ class ResultCache:
             raise
         return path
 
-
-def _round(x: float) -> float:
-    """12 significant digits: far below any plotted or fitted precision, and half the file size."""
-    return float(f"{x:.12g}") if math.isfinite(x) else x

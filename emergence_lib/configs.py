@@ -42,6 +42,20 @@ def check_burstiness(B: int, T: int) -> None:
         )
 
 
+def check_probability(p: float) -> None:
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p < 1:
+        raise ConfigError(
+            f"p must lie in [0, 1), got {p!r}: it is the probability that the relevant token is the "
+            "repeated token x̃ (p = 1 would leave nothing to learn but x̃)"
+        )
+
+
+def check_positive(name: str, value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0:
+        raise ConfigError(f"{name} must be a number > 0, got {value!r}")
+    return float(value)
+
+
 def check_threshold(threshold: float, initial_loss: float = INITIAL_LOSS, name: str = "threshold") -> None:
     if not 0 < threshold < initial_loss:
         raise ConfigError(
@@ -53,6 +67,8 @@ def check_threshold(threshold: float, initial_loss: float = INITIAL_LOSS, name: 
 class ToyFlowConfig:
     """One run of the reduced gradient flow on (w, Δa) (paper Eqs. 12–14).
 
+    With ``p > 0`` it is the 3-D cross-sample flow (App. A.4, Eqs. 17–21) and the
+    recorded ``loss`` is the test loss without repetition.
     Time is physical time (steps × lr). ``t_max=None`` means "long enough":
     20× the linearised escape time T_ε(0.8), which itself overestimates the
     plateau about 3×. With ``stop_below`` set, the run stops at the first
@@ -64,6 +80,8 @@ class ToyFlowConfig:
     T: int
     d: int
     B: int = 1
+    p: float = 0.0
+    x_tilde_norm: float = 1.0  # norm of the repeated token x̃ (the theory: 1)
     logits: Literal["gap", "per_position"] = "gap"
     threshold: float = 0.1
     t_max: float | None = None
@@ -71,19 +89,112 @@ class ToyFlowConfig:
     points_per_decade: int = 200
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "T", check_int("T", self.T, 2))
-        object.__setattr__(self, "d", check_int("d", self.d, 1))
-        object.__setattr__(self, "B", check_int("B", self.B, 1))
-        check_burstiness(self.B, self.T)
+        _check_task(self)
+        object.__setattr__(self, "x_tilde_norm", check_positive("x_tilde_norm", self.x_tilde_norm))
+        if self.p > 0 and self.B != 1:
+            raise ConfigError(
+                f"the reduced flow handles cross-sample repetition (p = {self.p}) only with B = 1 "
+                f"(the paper's App. A.4), got B = {self.B}"
+            )
         if self.logits not in ("gap", "per_position"):
             raise ConfigError(f"logits must be 'gap' or 'per_position', got {self.logits!r}")
         check_threshold(self.threshold)
         if self.stop_below is not None:
             check_threshold(self.stop_below, name="stop_below")
         if self.t_max is None:
-            auto = 20.0 * float(escape_time(self.T, self.d, self.B))
+            auto = 20.0 * float(escape_time(self.T, self.d, self.B))  # p > 0 only shortens the plateau
             object.__setattr__(self, "t_max", float(f"{auto:.6g}"))
         elif not self.t_max > 0:
             raise ConfigError(f"t_max must be > 0 (physical time), got {self.t_max}")
         object.__setattr__(self, "t_max", float(self.t_max))
         check_int("points_per_decade", self.points_per_decade, 10)
+
+
+def _check_task(cfg: object) -> None:
+    """Validate and normalise the task fields every toy run shares: T, d, B, p."""
+    object.__setattr__(cfg, "T", check_int("T", cfg.T, 2))  # type: ignore[attr-defined]
+    object.__setattr__(cfg, "d", check_int("d", cfg.d, 1))  # type: ignore[attr-defined]
+    object.__setattr__(cfg, "B", check_int("B", cfg.B, 1))  # type: ignore[attr-defined]
+    check_burstiness(cfg.B, cfg.T)  # type: ignore[attr-defined]
+    check_probability(cfg.p)  # type: ignore[attr-defined]
+    object.__setattr__(cfg, "p", float(cfg.p))  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class ToyFullGDConfig:
+    """Full-batch gradient descent on the exact expected loss of Eq. 2 (all of a and W).
+
+    Time is steps × lr. ``x_tilde_norm`` scales the repeated token x̃ = c·e1;
+    ``target``/``init`` choose W* (unit-norm columns or N(0, 1/d) entries) and
+    W at start (zero or N(0, 1/d)); ``seed`` draws them. The recorded loss is
+    the test loss (no cross-sample repetition).
+    """
+
+    kind: ClassVar[str] = "toy_full_gd"
+
+    T: int
+    d: int
+    B: int = 1
+    p: float = 0.0
+    x_tilde_norm: float = 1.0
+    lr: float = 1.0
+    t_max: float = 1e4
+    target: Literal["unit_columns", "gaussian"] = "unit_columns"
+    init: Literal["zero", "gaussian"] = "zero"
+    seed: int = 0
+    threshold: float = 0.1
+    stop_below: float | None = 0.05
+    points_per_decade: int = 200
+
+    def __post_init__(self) -> None:
+        _check_task(self)
+        object.__setattr__(self, "lr", check_positive("lr (learning rate)", self.lr))
+        object.__setattr__(self, "t_max", check_positive("t_max", self.t_max))
+        object.__setattr__(self, "x_tilde_norm", check_positive("x_tilde_norm", self.x_tilde_norm))
+        _check_inits(self)
+        check_threshold(self.threshold)
+        if self.stop_below is not None:
+            check_threshold(self.stop_below, name="stop_below")
+        check_int("points_per_decade", self.points_per_decade, 10)
+        check_int("seed", self.seed, 0)
+
+
+@dataclass(frozen=True)
+class ToySGDConfig:
+    """SGD on sampled sequences (App. A.3.4): batch ``batch_size``, learning rate ``lr``.
+
+    Seeds that share every other field are trained together in one tensor.
+    Time is steps × lr; the recorded loss is the exact expected test loss.
+    """
+
+    kind: ClassVar[str] = "toy_sgd"
+
+    T: int
+    d: int
+    B: int = 1
+    p: float = 0.0
+    batch_size: int = 32
+    lr: float = 1.0
+    t_max: float = 1e4
+    target: Literal["unit_columns", "gaussian"] = "gaussian"
+    init: Literal["zero", "gaussian"] = "gaussian"
+    seed: int = 0
+    threshold: float = 0.1
+    record_every: int = 10
+
+    def __post_init__(self) -> None:
+        _check_task(self)
+        object.__setattr__(self, "batch_size", check_int("batch_size", self.batch_size, 1))
+        object.__setattr__(self, "lr", check_positive("lr (learning rate)", self.lr))
+        object.__setattr__(self, "t_max", check_positive("t_max", self.t_max))
+        _check_inits(self)
+        check_threshold(self.threshold)
+        check_int("record_every", self.record_every, 1)
+        check_int("seed", self.seed, 0)
+
+
+def _check_inits(cfg: object) -> None:
+    if cfg.target not in ("unit_columns", "gaussian"):  # type: ignore[attr-defined]
+        raise ConfigError(f"target must be 'unit_columns' or 'gaussian', got {cfg.target!r}")  # type: ignore[attr-defined]
+    if cfg.init not in ("zero", "gaussian"):  # type: ignore[attr-defined]
+        raise ConfigError(f"init must be 'zero' or 'gaussian', got {cfg.init!r}")  # type: ignore[attr-defined]

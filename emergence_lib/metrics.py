@@ -183,3 +183,10 @@ def add_cross_sample_factor(data: pd.DataFrame, p: str = "p", d: str = "d", name
     out = data.copy()
     out[name] = np.sqrt(out[p] ** 2 * out[d] + (1 - out[p]) ** 2)
     return out
+
+
+def add_cross_sample_predictor(data: pd.DataFrame, name: str = "x") -> pd.DataFrame:
+    """Add x = √d·T / f(p, d), the timescale of the linearised cross-sample dynamics (Fig. 2 right)."""
+    out = add_cross_sample_factor(data)
+    out[name] = np.sqrt(out["d"]) * out["T"] / out["f_pd"]
+    return out

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
+from matplotlib.ticker import NullLocator
 
 from .metrics import PowerLawFit
 
@@ -50,12 +51,16 @@ def plot_plateau_vs_x(
     prediction: pd.DataFrame | None = None,
     prediction_label: str = "prediction",
     hue_label: str | None = None,
+    derive: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
+    legend: bool = True,
 ) -> Axes:
     """Standard log-log panel: markers = runs (mean over seeds), solid lines = fitted law, one colour per ``hue``.
 
     ``prediction`` (columns x, hue, y) is drawn dashed in the same colours,
     e.g. the linearised escape time of Eq. 6. Runs that never reached the
     threshold are drawn as open triangles at their last time (a lower bound).
+    ``derive`` adds derived predictor columns (e.g. √d·T/f(p, d)) to the grid
+    on which the fitted law is drawn; other predictors are held at the group's value.
     """
     colors = hue_colors(summary[hue])
     reached_mask = np.isfinite(summary[y])
@@ -65,6 +70,12 @@ def plot_plateau_vs_x(
         if fit is not None and len(sub):
             xs = np.geomspace(sub[x].min(), sub[x].max(), 50)
             grid = pd.DataFrame({x: xs, hue: h})
+            for col in summary.columns:  # constant columns of the group (e.g. T) for derive
+                vals = summary.loc[summary[hue] == h, col]
+                if col not in grid and vals.nunique(dropna=False) == 1:
+                    grid[col] = vals.iloc[0]
+            if derive is not None:
+                grid = derive(grid)
             for p in fit.predictors:  # predictors other than x and hue are held at the group's value
                 if p not in grid:
                     grid[p] = summary.loc[summary[hue] == h, p].iloc[0]
@@ -79,7 +90,7 @@ def plot_plateau_vs_x(
     ax.set_yscale("log")
     xs = sorted(summary[x].unique())
     ax.set_xticks(xs, [f"{v:g}" for v in xs])
-    ax.minorticks_off()
+    ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlabel(x)
     ax.set_ylabel(y.replace("_", " "))
     handles, labels = ax.get_legend_handles_labels()
@@ -89,7 +100,8 @@ def plot_plateau_vs_x(
     if prediction is not None:
         handles.append(plt.Line2D([], [], color="0.3", lw=1, ls="--"))
         labels.append(prediction_label)
-    ax.legend(handles, labels, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    if legend:
+        ax.legend(handles, labels, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return ax
 
 

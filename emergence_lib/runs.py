@@ -1,70 +1,137 @@
 """Run configs → results. One batch runner per kind of run, found by `config.kind`.
 
 A batch runner takes a list of configs of its kind and returns one `RunResult`
-each, in order. Batching lets the cheap toy-model runs share one vectorised
-integration; the sweep layer (`sweep.run_sweep`) handles caching and progress.
+each, in order. Batching lets cheap runs share one vectorised computation (the
+reduced flows integrate a whole grid at once; SGD trains seeds together); the
+sweep layer (`sweep.run_sweep`) handles caching and progress.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from .cache import RunResult
-from .configs import ToyFlowConfig
-from .metrics import reached
-from .toy import reduced_flow, refined_plateau_length
+from .configs import ToyFlowConfig, ToyFullGDConfig, ToySGDConfig
+from .metrics import plateau_length, reached
+from .toy import ReducedTrajectory, reduced_flow, refined_plateau_length
+from .toy_cross_sample import cross_sample_flow
+from .toy_full import full_gradient_descent
+from .toy_sgd import sgd_train
 
 BatchRunner = Callable[[Sequence], list[RunResult]]
 
 
+def _summary(t: np.ndarray, loss: np.ndarray, plateau: float, **extra) -> dict:
+    return {
+        "plateau_length": plateau,
+        "reached": bool(reached(plateau)),
+        "final_time": float(t[-1]),
+        "final_loss": float(loss[-1]),
+        **extra,
+    }
+
+
+def _flow(cs: Sequence[ToyFlowConfig], cross_sample: bool, **kwargs) -> ReducedTrajectory:
+    common = dict(T=[c.T for c in cs], d=[c.d for c in cs], logits=cs[0].logits, **kwargs)
+    if cross_sample:
+        return cross_sample_flow(p=[c.p for c in cs], x_tilde_norm=[c.x_tilde_norm for c in cs], **common)
+    return reduced_flow(B=[c.B for c in cs], **common)
+
+
 def run_toy_flow(configs: Sequence[ToyFlowConfig]) -> list[RunResult]:
-    """Integrate the reduced flow for many configs at once (grouped by what must be shared)."""
+    """Integrate the reduced flows for many configs at once (2-D for p = 0, 3-D for p > 0)."""
     results: list[RunResult | None] = [None] * len(configs)
     groups: dict[tuple, list[int]] = defaultdict(list)
     for i, c in enumerate(configs):
-        groups[(c.logits, c.points_per_decade)].append(i)
-    for (logits, ppd), idx in groups.items():
+        groups[(c.logits, c.points_per_decade, c.p > 0)].append(i)
+    for (_, ppd, cross), idx in groups.items():
         cs = [configs[i] for i in idx]
         stop = np.array([c.stop_below if c.stop_below is not None else -np.inf for c in cs])
-        traj = reduced_flow(
-            T=[c.T for c in cs],
-            d=[c.d for c in cs],
-            B=[c.B for c in cs],
-            t_max=[c.t_max for c in cs],
-            logits=logits,
-            stop_below=stop,
-            points_per_decade=ppd,
-        )
+        traj = _flow(cs, cross, t_max=[c.t_max for c in cs], stop_below=stop, points_per_decade=ppd)
+        state_names = ["w_tilde", "w", "delta_a"] if cross else ["w", "delta_a"]
         for j, (i, c) in enumerate(zip(idx, cs)):
             valid = np.isfinite(traj.loss[:, j])
-            curve = {
-                "t": traj.t[valid],
-                "loss": traj.loss[valid, j],
-                "w": traj.w[valid, j],
-                "delta_a": traj.delta_a[valid, j],
-                "alpha": traj.alpha[valid, j],
-            }
-            plateau = refined_plateau_length(
-                curve["t"], curve["w"], curve["delta_a"], curve["loss"], c.T, c.d, c.B, c.threshold, c.logits
-            )
+            curve = {"t": traj.t[valid], "loss": traj.loss[valid, j]}
+            if cross:
+                curve["train_loss"] = traj.train_loss[valid, j]  # type: ignore[index]
+            for name in state_names + ["alpha"]:
+                curve[name] = getattr(traj, name)[valid, j]
+            state = np.stack([curve[n] for n in state_names], axis=1)  # (n_recorded, 2 or 3)
+
+            def restart(k: int, grid: np.ndarray, c=c, state=state) -> np.ndarray:
+                return _flow([c], cross, t_max=grid[-1], y0=state[k][None], t_grid=grid).loss[:, 0]
+
+            plateau = refined_plateau_length(curve["t"], curve["loss"], c.threshold, restart)
             results[i] = RunResult(
-                summary={
-                    "plateau_length": plateau,
-                    "reached": bool(reached(plateau)),
-                    "final_time": float(curve["t"][-1]),
-                    "final_loss": float(curve["loss"][-1]),
-                    "n_steps": int(traj.n_steps[j]),
-                },
+                summary=_summary(curve["t"], curve["loss"], plateau, n_steps=int(traj.n_steps[j])),
                 curve=curve,
             )
     return results  # type: ignore[return-value]
 
 
+def run_toy_full_gd(configs: Sequence[ToyFullGDConfig]) -> list[RunResult]:
+    """Full gradient descent on the exact expected loss, one config at a time."""
+    out = []
+    for c in configs:
+        tr = full_gradient_descent(
+            c.T, c.d, B=c.B, p=c.p, x_tilde_norm=c.x_tilde_norm, lr=c.lr, t_max=c.t_max, target=c.target,
+            init=c.init, seed=c.seed, points_per_decade=c.points_per_decade, dense_near=c.threshold,
+            stop_below=c.stop_below,
+        )
+        curve = {f.name: getattr(tr, f.name) for f in dataclasses.fields(tr)}
+        out.append(RunResult(summary=_summary(tr.t, tr.loss, plateau_length(tr.t, tr.loss, c.threshold)), curve=curve))
+    return out
+
+
+def run_toy_sgd(configs: Sequence[ToySGDConfig]) -> list[RunResult]:
+    """SGD on sampled data; configs that differ only in their seed train together."""
+    results: list[RunResult | None] = [None] * len(configs)
+    groups: dict[ToySGDConfig, list[int]] = defaultdict(list)
+    for i, c in enumerate(configs):
+        groups[dataclasses.replace(c, seed=0)].append(i)
+    for g, idx in groups.items():
+        tr = sgd_train(
+            g.T, g.d, seeds=[configs[i].seed for i in idx], B=g.B, p=g.p, batch_size=g.batch_size, lr=g.lr,
+            t_max=g.t_max, target=g.target, init=g.init, record_every=g.record_every,
+        )
+        for k, i in enumerate(idx):
+            curve = {"t": tr.t, "loss": tr.loss[:, k], "w": tr.w[:, k], "delta_a": tr.delta_a[:, k], "alpha": tr.alpha[:, k]}
+            plateau = plateau_length(tr.t, tr.loss[:, k], g.threshold)
+            results[i] = RunResult(summary=_summary(tr.t, tr.loss[:, k], plateau), curve=curve)
+    return results  # type: ignore[return-value]
+
+
 RUNNERS: dict[str, BatchRunner] = {
     ToyFlowConfig.kind: run_toy_flow,
+    ToyFullGDConfig.kind: run_toy_full_gd,
+    ToySGDConfig.kind: run_toy_sgd,
+}
+
+Chunker = Callable[[list], list[list]]
+
+
+def _fixed(size: int) -> Chunker:
+    return lambda items: [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _by_seed_group(items: list) -> list[list]:
+    """Configs equal up to their seed share a chunk (they train together)."""
+    groups: dict[Any, list] = defaultdict(list)
+    for item in items:
+        groups[dataclasses.replace(item, seed=0)].append(item)
+    return list(groups.values())
+
+
+# How a sweep splits the missing runs of a kind: each chunk is one runner call,
+# saved to the cache as soon as it returns (the unit of progress and of resumption).
+CHUNKERS: dict[str, Chunker] = {
+    ToyFlowConfig.kind: _fixed(64),  # cheap: one vectorised integration
+    ToyFullGDConfig.kind: _fixed(1),  # seconds each
+    ToySGDConfig.kind: _by_seed_group,  # seeds vectorised
 }
 
 

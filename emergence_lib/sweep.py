@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from . import __version__
 from .cache import ResultCache, RunResult, config_dict, run_key
-from .runs import runner_for
+from .runs import CHUNKERS, runner_for
 
 
 @dataclass
@@ -39,14 +39,14 @@ class SweepResult:
 def run_sweep(
     configs: Sequence[Any],
     cache: ResultCache | None = None,
-    chunk_size: int = 64,
     progress: bool = True,
     desc: str = "runs",
 ) -> SweepResult:
     """Results for every config: read from ``cache`` where present, computed otherwise.
 
     With ``cache=None`` nothing is read or written (used by the smoke scale).
-    Duplicate configs are computed once.
+    Duplicate configs are computed once. Missing runs are computed in the
+    chunks their kind asks for (`runs.CHUNKERS`), each saved when it returns.
     """
     configs = list(configs)
     unique: dict[str, Any] = {}
@@ -68,10 +68,11 @@ def run_sweep(
     with tqdm(total=len(missing), desc=desc, disable=not (progress and missing), unit="run") as bar:
         for kind, items in by_kind.items():
             runner = runner_for(kind)
-            for start in range(0, len(items), chunk_size):
-                chunk = items[start : start + chunk_size]
+            key_of = {id(c): k for k, c in items}
+            for chunk_configs in CHUNKERS[kind]([c for _, c in items]):
+                chunk = [(key_of[id(c)], c) for c in chunk_configs]
                 t0 = time.perf_counter()
-                out = runner([c for _, c in chunk])
+                out = runner(chunk_configs)
                 elapsed = (time.perf_counter() - t0) / len(chunk)
                 for (k, c), r in zip(chunk, out):
                     results[k] = r

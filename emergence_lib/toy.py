@@ -17,7 +17,7 @@ so a whole grid of configurations is one call. Time is *physical time*
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Callable, Literal
 
 import numpy as np
 
@@ -73,6 +73,53 @@ def logit_rate(T: ArrayLike, B: ArrayLike, logits: LogitParametrisation) -> np.n
     raise ValueError(f"logits must be 'gap' or 'per_position', got {logits!r}")
 
 
+def w_infinity(alpha: ArrayLike, T: ArrayLike, d: ArrayLike, B: ArrayLike = 1) -> np.ndarray:
+    """Equilibrium of w for a fixed attention α (App. A.3.3): the root of ∂L/∂w = 0 (Eq. 13)."""
+    Ba = np.asarray(B) * np.asarray(alpha, dtype=float)
+    return (Ba / np.sqrt(d)) / ((1 - Ba) ** 2 / (d * (np.asarray(T) - B)) + Ba**2 / d)
+
+
+def reduced_hessian(w: ArrayLike, delta_a: ArrayLike, T: ArrayLike, d: ArrayLike, B: ArrayLike = 1) -> np.ndarray:
+    """Hessian of L(w, Δa) (App. A.3.3), shape (..., 2, 2), in the (w, Δa) coordinates."""
+    w = np.asarray(w, dtype=float)
+    a = attention(delta_a, T, B)
+    sd = np.sqrt(d)
+    _, g_da = reduced_gradients(w, delta_a, T, d, B)
+    h_ww = (1 - B * a) ** 2 / (d * (T - B)) + (B * a) ** 2 / d
+    h_wa = a * (1 - B * a) * (-2 * B * (1 - B * a) * w / (d * (T - B)) + B * (2 * B * a * w - sd) / d)
+    h_aa = (1 - 2 * B * a) * g_da + a * (1 - B * a) * a * (1 - B * a) * (
+        B**2 * w**2 / (d * (T - B)) + B**2 * w**2 / d
+    )
+    return np.stack([np.stack([h_ww, h_wa], -1), np.stack([h_wa, h_aa], -1)], -2)
+
+
+def hessian_eigenvalues(w: ArrayLike, delta_a: ArrayLike, T: ArrayLike, d: ArrayLike, B: ArrayLike = 1) -> np.ndarray:
+    """Smallest and largest eigenvalues of the reduced Hessian, shape (..., 2), ascending."""
+    return np.linalg.eigvalsh(reduced_hessian(w, delta_a, T, d, B))
+
+
+def linearisation_breakdown(
+    t: np.ndarray, w: np.ndarray, loss: np.ndarray, T: float, d: float, B: float = 1, tolerance: float = 0.1
+) -> dict[str, float]:
+    """When the linearised solution stops describing a recorded flow.
+
+    Returns the first times at which w, and the loss decrease ½ − L, differ from
+    their linearised values (sinh λt and ½ λ sinh 2λt) by more than
+    ``tolerance`` (relative), also in units of 1/λ.
+    """
+    from .metrics import first_crossing  # local: metrics does not depend on toy
+
+    lam = float(growth_rate(T, d, B))
+    lin = linearised_solution(t, T, d, B)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        err_w = np.abs(w / lin["w"] - 1.0)
+        err_l = np.abs((INITIAL_LOSS - loss) / (INITIAL_LOSS - lin["loss"]) - 1.0)
+    keep = t > 0
+    t_w = first_crossing(t[keep], err_w[keep], tolerance, direction="up")
+    t_l = first_crossing(t[keep], err_l[keep], tolerance, direction="up")
+    return {"t_w": t_w, "t_loss": t_l, "lambda_t_w": lam * t_w, "lambda_t_loss": lam * t_l}
+
+
 def growth_rate(T: ArrayLike, d: ArrayLike, B: ArrayLike = 1) -> np.ndarray:
     """λ = B / (√d T): the unstable eigenvalue of the linearised dynamics (Eq. 5)."""
     return np.asarray(B, dtype=float) / (np.sqrt(d) * np.asarray(T, dtype=float))
@@ -101,22 +148,18 @@ def escape_time(T: ArrayLike, d: ArrayLike, B: ArrayLike = 1, epsilon: float = 0
 
 def refined_plateau_length(
     t: np.ndarray,
-    w: np.ndarray,
-    delta_a: np.ndarray,
     loss: np.ndarray,
-    T: int,
-    d: int,
-    B: int = 1,
-    threshold: float = 0.1,
-    logits: LogitParametrisation = "gap",
+    threshold: float,
+    restart: Callable[[int, np.ndarray], np.ndarray],
     n_points: int = 250,
 ) -> float:
-    """The plateau length of a recorded reduced-flow run, located to high precision.
+    """The plateau length of a recorded flow, located to high precision.
 
-    The crossing is first bracketed between two recorded points, then the flow
-    is re-integrated from the state at the earlier point over the bracket on a
-    ``n_points`` uniform grid, and `metrics.plateau_length` interpolates there.
-    This gives the precision of a dense recording grid without storing one.
+    The crossing is bracketed between two recorded points; ``restart(i, grid)``
+    must re-integrate the flow from the state recorded at ``t[i]`` and return
+    the loss on ``grid`` (times from that state). The flows are autonomous, so
+    this is exact; `metrics.plateau_length` then interpolates on the fine grid.
+    It gives the precision of a dense recording grid without storing one.
     """
     from .metrics import NOT_REACHED, plateau_length  # local: metrics does not depend on toy
 
@@ -126,12 +169,8 @@ def refined_plateau_length(
     i = int(np.searchsorted(t, coarse, side="left"))
     if i == 0 or not np.isfinite(loss[i - 1]):
         return coarse
-    width = t[i] - t[i - 1]
-    fine = reduced_flow(
-        T, d, B, t_max=width, logits=logits, w0=w[i - 1], delta_a0=delta_a[i - 1],
-        t_grid=np.linspace(0.0, width, n_points + 1),
-    )
-    offset = plateau_length(fine.t, fine.loss[:, 0], threshold)
+    grid = np.linspace(0.0, t[i] - t[i - 1], n_points + 1)
+    offset = plateau_length(grid, restart(i - 1, grid), threshold)
     return coarse if offset == NOT_REACHED else float(t[i - 1] + offset)
 
 
@@ -143,8 +182,10 @@ class ReducedTrajectory:
     w: np.ndarray
     delta_a: np.ndarray
     alpha: np.ndarray
-    loss: np.ndarray
+    loss: np.ndarray  # test loss (same B; no cross-sample repetition)
     n_steps: np.ndarray  # (n_configs,)
+    train_loss: np.ndarray | None = None  # cross-sample model only: loss on the training distribution
+    w_tilde: np.ndarray | None = None  # cross-sample model only: alignment of the repeated direction
 
 
 def reduced_flow(
@@ -156,8 +197,7 @@ def reduced_flow(
     stop_below: ArrayLike | None = None,
     points_per_decade: int = 200,
     rtol: float = 1e-9,
-    w0: ArrayLike = 0.0,
-    delta_a0: ArrayLike = 0.0,
+    y0: np.ndarray | None = None,
     t_grid: np.ndarray | None = None,
 ) -> ReducedTrajectory:
     """Gradient flow on (w, Δa) from (0, 0) for a grid of configurations at once.
@@ -165,8 +205,8 @@ def reduced_flow(
     T, d, B, t_max and stop_below broadcast to one value per configuration.
     A configuration stops at its ``t_max``, or at the first recording point where
     its loss is below ``stop_below`` (after that its entries are NaN).
-    ``w0``/``delta_a0`` restart the flow from another state (the flow is
-    autonomous, so time then counts from that state); ``t_grid`` replaces the
+    ``y0`` (n_configs, 2) = (w, Δa) restarts the flow from another state (the flow
+    is autonomous, so time then counts from that state); ``t_grid`` replaces the
     default geometric recording grid (it must start at 0).
     The loss recorded is Eq. 12 with the same B, i.e. the test loss of the
     in-context-repetition setting (and the plain test loss when B = 1).
@@ -187,7 +227,7 @@ def reduced_flow(
             return reduced_loss(y[:, 0], y[:, 1], T, d, B) < floor
 
     grid = time_grid(float(t_max.max()), points_per_decade) if t_grid is None else np.asarray(t_grid, dtype=float)
-    y0 = np.stack(np.broadcast_arrays(np.asarray(w0, dtype=float), np.asarray(delta_a0, dtype=float), T)[:2], axis=1)
+    y0 = np.zeros((T.size, 2)) if y0 is None else np.asarray(y0, dtype=float).reshape(T.size, 2)
     traj = integrate(rhs, y0, grid, t_end=t_max, stop=stop, rtol=rtol)
     w, da = traj.y[..., 0], traj.y[..., 1]
     return ReducedTrajectory(

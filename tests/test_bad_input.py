@@ -63,3 +63,51 @@ def test_other_run_fields():
         ToyFlowConfig(T=64, d=8, logits="tied")
     with pytest.raises(ValueError, match="on_corrupt"):
         ResultCache(on_corrupt="ignore")
+
+
+@pytest.mark.parametrize("p", [-0.1, 1.0, 1.5, float("nan"), "0.2"])
+def test_repetition_probability_must_lie_in_zero_one(p):
+    from emergence_lib.configs import ToyFullGDConfig, ToySGDConfig
+
+    for cls in (ToyFlowConfig, ToyFullGDConfig, ToySGDConfig):
+        with pytest.raises(ConfigError, match=r"p must lie in \[0, 1\)"):
+            cls(T=64, d=8, p=p)
+
+
+@pytest.mark.parametrize("lr", [0, -1.0, float("nan")])
+def test_learning_rate_must_be_positive(lr):
+    from emergence_lib.configs import ToyFullGDConfig, ToySGDConfig
+
+    for cls in (ToyFullGDConfig, ToySGDConfig):
+        with pytest.raises(ConfigError, match=r"lr \(learning rate\) must be a number > 0"):
+            cls(T=64, d=8, lr=lr)
+
+
+@pytest.mark.parametrize("batch_size", [0, -4, 2.0])
+def test_batch_size_must_be_at_least_one(batch_size):
+    from emergence_lib.configs import ToySGDConfig
+
+    with pytest.raises(ConfigError, match="batch_size must be an integer ≥ 1"):
+        ToySGDConfig(T=64, d=8, batch_size=batch_size)
+
+
+def test_burstiness_is_checked_for_every_toy_run():
+    from emergence_lib.configs import ToyFullGDConfig, ToySGDConfig
+
+    for cls in (ToyFullGDConfig, ToySGDConfig):
+        with pytest.raises(ConfigError, match="B must satisfy"):
+            cls(T=8, d=4, B=8)
+
+
+def test_cross_sample_flow_needs_B_equal_one():
+    with pytest.raises(ConfigError, match="only with B = 1"):
+        ToyFlowConfig(T=64, d=8, B=2, p=0.2)
+
+
+def test_figure_grids_of_probabilities_are_checked():
+    from emergence_lib.experiments import Figure2
+
+    with pytest.raises(ConfigError, match="p_values entry"):
+        Figure2(scale="smoke", p_values=[0.0, 1.2])
+    with pytest.raises(ConfigError, match="B_values entry"):
+        Figure2(scale="smoke", B_values=[1, 0])

@@ -66,7 +66,7 @@ def test_attention_is_one_over_T_at_init_and_tends_to_one_over_B():
 @pytest.mark.parametrize("T,d", [(256, 16), (128, 8)])
 def test_reduced_and_full_models_give_the_same_plateau(T, d):
     """Full GD on all of a ∈ R^T and W ∈ R^{d×d} vs the paper's reduced flow: within 1%."""
-    full = full_gradient_descent(T, d, B=1, lr=0.25, t_max=20 * T * np.sqrt(d), stop_below=0.05)
+    full = full_gradient_descent(T, d, B=1, lr=0.25, t_max=20 * T * np.sqrt(d), stop_below=0.05, dense_near=0.1)
     p_full = plateau_length(full.t, full.loss)
     for logits in ("gap", "per_position"):
         r = reduced_flow(T, d, t_max=20 * T * np.sqrt(d), logits=logits, stop_below=0.05)
@@ -77,7 +77,7 @@ def test_reduced_and_full_models_give_the_same_plateau(T, d):
 def test_full_model_with_repetition_matches_per_position_reduction():
     """With B > 1 every relevant position has its own logit in Eq. 2: that is the per_position reduction."""
     T, d, B = 256, 16, 4
-    full = full_gradient_descent(T, d, B=B, lr=0.25, t_max=4000, stop_below=0.05)
+    full = full_gradient_descent(T, d, B=B, lr=0.25, t_max=4000, stop_below=0.05, dense_near=0.1)
     p_full = plateau_length(full.t, full.loss)
     per_pos = reduced_flow(T, d, B=B, t_max=4000, logits="per_position", stop_below=0.05)
     gap = reduced_flow(T, d, B=B, t_max=4000, logits="gap", stop_below=0.05)
@@ -136,6 +136,14 @@ def test_refined_plateau_equals_a_dense_recording_grid():
     dense = reduced_flow(T, d, t_max=1e5, stop_below=0.05, points_per_decade=4000, rtol=1e-11)
     reference = plateau_length(dense.t, dense.loss[:, 0])
     coarse = plateau_length(a.t, a.loss[:, 0])
-    refined = refined_plateau_length(a.t, a.w[:, 0], a.delta_a[:, 0], a.loss[:, 0], T, d)
+    restart = lambda i, grid: reduced_flow(  # noqa: E731
+        T, d, t_max=grid[-1], y0=[a.w[i, 0], a.delta_a[i, 0]], t_grid=grid
+    ).loss[:, 0]
+    refined = refined_plateau_length(a.t, a.loss[:, 0], 0.1, restart)
     assert refined == pytest.approx(reference, rel=1e-5)
     assert abs(coarse / reference - 1) > 1e-3  # the refinement is doing real work
+    sparse = reduced_flow(T, d, t_max=1e5, stop_below=0.05, points_per_decade=50)  # what plateau sweeps record
+    restart = lambda i, grid: reduced_flow(  # noqa: E731
+        T, d, t_max=grid[-1], y0=[sparse.w[i, 0], sparse.delta_a[i, 0]], t_grid=grid
+    ).loss[:, 0]
+    assert refined_plateau_length(sparse.t, sparse.loss[:, 0], 0.1, restart) == pytest.approx(reference, rel=1e-5)

@@ -1,0 +1,108 @@
+"""Toy model under cross-sample repetition: the 3-D reduced dynamics (paper App. A.4).
+
+With probability p the relevant token is a fixed x̃ = e1, so the relevant
+token's covariance is Σ_T = diag(p + (1−p)/d, (1−p)/d, …). W then stays in the
+span of W*'s columns but its first column moves at its own speed:
+
+    W[:, 0] = w̃ W*[:, 0],    W[:, i] = w / √(d−1) · W*[:, i]  (i ≥ 1),
+
+so the dynamics reduce to (w̃, w, Δa), with optima (1, √(d−1), +∞). B = 1.
+The *test* loss is measured on data without repetition (p = 0), as in Fig. 2.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .ode import integrate, time_grid
+from .toy import ArrayLike, ReducedTrajectory, attention, logit_rate
+
+
+def covariances(p: ArrayLike, d: ArrayLike, c: ArrayLike = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """(σ̃, σ): variance of the relevant token along x̃ = c·e1 and along any orthogonal direction."""
+    p = np.asarray(p, dtype=float)
+    return p * np.square(c) + (1 - p) / d, (1 - p) / np.asarray(d, dtype=float)
+
+
+def cross_sample_loss(
+    w_tilde: ArrayLike, w: ArrayLike, delta_a: ArrayLike, T: ArrayLike, d: ArrayLike, p: ArrayLike, c: ArrayLike = 1.0
+) -> np.ndarray:
+    """Expected loss (Eq. 17) with repetition probability p of x̃ = c·e1; p = 0 gives the test loss."""
+    a = attention(delta_a, T, 1)
+    s_t, s = covariances(p, d, c)
+    noise = (1 - a) ** 2 * (np.square(w) + np.square(w_tilde)) / (d * (T - 1))
+    return 0.5 * (noise + s_t * (a * w_tilde - 1) ** 2 + s * (a * w - np.sqrt(d - 1)) ** 2)
+
+
+def cross_sample_gradients(
+    w_tilde: ArrayLike, w: ArrayLike, delta_a: ArrayLike, T: ArrayLike, d: ArrayLike, p: ArrayLike, c: ArrayLike = 1.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(∂L/∂w̃, ∂L/∂w, ∂L/∂Δa) of Eq. 17 (Eqs. 18–21); c is the norm of x̃ (the paper: 1)."""
+    a = attention(delta_a, T, 1)
+    s_t, s = covariances(p, d, c)
+    sq = np.sqrt(d - 1)
+    noise = 1 / (d * (T - 1))
+    g_wt = (1 - a) ** 2 * w_tilde * noise + a * s_t * (a * w_tilde - 1)
+    g_w = (1 - a) ** 2 * w * noise + a * s * (a * w - sq)
+    g_da = a * (1 - a) * (
+        -(1 - a) * (np.square(w) + np.square(w_tilde)) * noise
+        + w_tilde * s_t * (a * w_tilde - 1)
+        + w * s * (a * w - sq)
+    )
+    return g_wt, g_w, g_da
+
+
+def cross_sample_growth_rate(T: ArrayLike, d: ArrayLike, p: ArrayLike) -> np.ndarray:
+    """√(p² d + (1−p)²) / (√d T): the unstable eigenvalue of the linearised 3-D system (App. A.4.2)."""
+    p = np.asarray(p, dtype=float)
+    return np.sqrt(p**2 * d + (1 - p) ** 2) / (np.sqrt(d) * np.asarray(T, dtype=float))
+
+
+def cross_sample_flow(
+    T: ArrayLike,
+    d: ArrayLike,
+    p: ArrayLike,
+    t_max: ArrayLike = 1e4,
+    x_tilde_norm: ArrayLike = 1.0,
+    logits: str = "gap",
+    stop_below: ArrayLike | None = None,
+    points_per_decade: int = 200,
+    rtol: float = 1e-9,
+    y0: np.ndarray | None = None,
+    t_grid: np.ndarray | None = None,
+) -> ReducedTrajectory:
+    """Gradient flow on (w̃, w, Δa) from 0 for many configurations at once.
+
+    ``loss`` is the test loss (p = 0) and ``train_loss`` the loss at the
+    training p. ``stop_below`` applies to the test loss. ``y0`` is
+    (n_configs, 3) = (w̃, w, Δa); see `toy.reduced_flow` for the rest.
+    """
+    T, d, p, t_max, c = (np.atleast_1d(np.asarray(x, dtype=float)) for x in (T, d, p, t_max, x_tilde_norm))
+    T, d, p, t_max, c = np.broadcast_arrays(T, d, p, t_max, c)
+    rate = logit_rate(T, 1, logits)  # type: ignore[arg-type]
+
+    def rhs(y: np.ndarray) -> np.ndarray:  # y: (n_configs, 3) = (w̃, w, Δa)
+        g_wt, g_w, g_da = cross_sample_gradients(y[:, 0], y[:, 1], y[:, 2], T, d, p, c)
+        return np.stack([-g_wt, -g_w, -rate * g_da], axis=1)
+
+    stop = None
+    if stop_below is not None:
+        floor = np.broadcast_to(np.asarray(stop_below, dtype=float), T.shape)
+
+        def stop(y: np.ndarray) -> np.ndarray:
+            return cross_sample_loss(y[:, 0], y[:, 1], y[:, 2], T, d, 0.0) < floor
+
+    grid = time_grid(float(t_max.max()), points_per_decade) if t_grid is None else np.asarray(t_grid, dtype=float)
+    y0 = np.zeros((T.size, 3)) if y0 is None else np.asarray(y0, dtype=float).reshape(T.size, 3)
+    traj = integrate(rhs, y0, grid, t_end=t_max, stop=stop, rtol=rtol)
+    wt, w, da = traj.y[..., 0], traj.y[..., 1], traj.y[..., 2]
+    return ReducedTrajectory(
+        t=grid,
+        w=w,
+        delta_a=da,
+        alpha=attention(da, T, 1),
+        loss=cross_sample_loss(wt, w, da, T, d, 0.0),
+        n_steps=traj.n_steps,
+        train_loss=cross_sample_loss(wt, w, da, T, d, p, c),
+        w_tilde=wt,
+    )
