@@ -36,3 +36,4 @@ clean:
 # On demand, not part of the tests: prints speed ratios measured in one run.
 bench: $(STAMP)
 	$(PY) bench/toy_vectorisation.py
+	$(PY) bench/transformer_speed.py

@@ -4,12 +4,18 @@
 Modules, one concern each:
   toy          reduced theory of the toy model (Eqs. 3–14): losses, gradients, flow, linearisation
   toy_full     the full toy model of Eq. 2 on its exact expected loss
-  ode          the vectorised adaptive integrator behind the reduced flow
+  toy_cross_sample  the 3-D reduced model of cross-sample repetition (Eqs. 17–21)
+  toy_sgd      the toy model trained by SGD on sampled sequences
+  tasks        single-location regression for Transformers
+  transformer  a small Transformer with an ensemble dimension (one member per seed)
+  training     the Transformer training loop
+  ode          the vectorised adaptive integrator behind the reduced flows
   metrics      plateau_length, fit_power_law
   configs      validated run configs (one dataclass per kind of run)
   runs         run configs → results
   cache        per-run results in data/, keyed and atomic
   sweep        list of configs → tidy tables, through the cache
+  notebooks    chapters with parameters, through papermill
   experiments  one config per paper figure (scale → runs)
   plotting     the book's style and standard panels
 """

@@ -147,16 +147,11 @@ class ToyFullGDConfig:
     points_per_decade: int = 200
 
     def __post_init__(self) -> None:
-        _check_task(self)
-        object.__setattr__(self, "lr", check_positive("lr (learning rate)", self.lr))
-        object.__setattr__(self, "t_max", check_positive("t_max", self.t_max))
+        _check_training(self)
         object.__setattr__(self, "x_tilde_norm", check_positive("x_tilde_norm", self.x_tilde_norm))
-        _check_inits(self)
-        check_threshold(self.threshold)
         if self.stop_below is not None:
             check_threshold(self.stop_below, name="stop_below")
         check_int("points_per_decade", self.points_per_decade, 10)
-        check_int("seed", self.seed, 0)
 
 
 @dataclass(frozen=True)
@@ -183,18 +178,101 @@ class ToySGDConfig:
     record_every: int = 10
 
     def __post_init__(self) -> None:
-        _check_task(self)
+        _check_training(self)
         object.__setattr__(self, "batch_size", check_int("batch_size", self.batch_size, 1))
-        object.__setattr__(self, "lr", check_positive("lr (learning rate)", self.lr))
-        object.__setattr__(self, "t_max", check_positive("t_max", self.t_max))
-        _check_inits(self)
-        check_threshold(self.threshold)
         check_int("record_every", self.record_every, 1)
-        check_int("seed", self.seed, 0)
 
 
-def _check_inits(cfg: object) -> None:
+def _check_training(cfg: object) -> None:
+    """Validate the fields every trained (not integrated) toy run shares."""
+    _check_task(cfg)
+    object.__setattr__(cfg, "lr", check_positive("lr (learning rate)", cfg.lr))  # type: ignore[attr-defined]
+    object.__setattr__(cfg, "t_max", check_positive("t_max", cfg.t_max))  # type: ignore[attr-defined]
     if cfg.target not in ("unit_columns", "gaussian"):  # type: ignore[attr-defined]
         raise ConfigError(f"target must be 'unit_columns' or 'gaussian', got {cfg.target!r}")  # type: ignore[attr-defined]
     if cfg.init not in ("zero", "gaussian"):  # type: ignore[attr-defined]
         raise ConfigError(f"init must be 'zero' or 'gaussian', got {cfg.init!r}")  # type: ignore[attr-defined]
+    check_threshold(cfg.threshold)  # type: ignore[attr-defined]
+    check_int("seed", cfg.seed, 0)  # type: ignore[attr-defined]
+
+
+OPTIMIZERS = ("adam", "sgd")
+
+
+@dataclass(frozen=True)
+class TransformerRegressionConfig:
+    """One seed of a Transformer trained on single-location regression (paper §2.4, App. B).
+
+    Defaults are Table 1 (width 256, 2 layers, 4 heads, Adam 1e-4, batch 32).
+    The plateau is the first evaluation step at which the held-out loss on
+    ``plateau_on`` data reaches ``threshold`` (interpolated in log-loss):
+    "train_distribution" data carries the run's B and p, "no_repetition" data
+    has B = 1 and p = 0. A run stops at ``stop_factor`` × its plateau (or at
+    ``max_steps``); a non-finite loss stops it as diverged.
+    """
+
+    kind: ClassVar[str] = "transformer_regression"
+
+    T: int
+    d: int
+    B: int = 1
+    p: float = 0.0
+    random_position: bool = True
+    relevance_feature: bool = True
+    normalise_target: bool = True
+    n_layers: int = 2
+    n_heads: int = 4
+    d_model: int = 256
+    d_qk: int = 64
+    mlp_factor: int = 4
+    layer_norm: bool = False
+    causal: bool = False
+    optimizer: str = "adam"
+    lr: float = 1e-4
+    batch_size: int = 32
+    max_steps: int = 50_000
+    threshold: float = 0.1
+    plateau_on: Literal["train_distribution", "no_repetition"] = "train_distribution"
+    stop_factor: float = 1.5
+    eval_size: int = 256
+    evals_per_decade: int = 30
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        _check_task(self)
+        if self.optimizer not in OPTIMIZERS:
+            raise ConfigError(f"optimizer must be one of {OPTIMIZERS}, got {self.optimizer!r}")
+        object.__setattr__(self, "lr", check_positive("lr (learning rate)", self.lr))
+        for name in ("n_layers", "n_heads", "d_model", "d_qk", "batch_size", "max_steps", "eval_size", "evals_per_decade"):
+            object.__setattr__(self, name, check_int(name, getattr(self, name), 1))
+        check_int("mlp_factor", self.mlp_factor, 0)
+        check_int("seed", self.seed, 0)
+        if self.d_model % self.n_heads:
+            raise ConfigError(
+                f"d_model (width) must be divisible by n_heads: got d_model={self.d_model}, n_heads={self.n_heads}"
+            )
+        check_threshold(self.threshold)
+        if self.plateau_on not in ("train_distribution", "no_repetition"):
+            raise ConfigError(f"plateau_on must be 'train_distribution' or 'no_repetition', got {self.plateau_on!r}")
+        if not self.stop_factor >= 1:
+            raise ConfigError(f"stop_factor must be ≥ 1, got {self.stop_factor}")
+        if self.random_position and not self.relevance_feature:
+            raise ConfigError(
+                "relevance_feature=False with random_position=True is unsolvable: nothing tells the model which "
+                "token is relevant (neither its position nor a feature); the paper does not run it (Fig. 14)"
+            )
+
+
+def resolve_device(device: str) -> str:
+    """'auto' → 'cuda' when available, else 'cpu'. An unavailable device is an error, before any compute."""
+    import torch
+
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cpu":
+        return device
+    if device.startswith("cuda"):
+        if not torch.cuda.is_available():
+            raise ConfigError(f"device {device!r} is not available on this machine (no CUDA); use 'cpu' or 'auto'")
+        return device
+    raise ConfigError(f"device must be 'auto', 'cpu' or 'cuda[:N]', got {device!r}")

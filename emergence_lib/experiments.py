@@ -26,12 +26,13 @@ from .configs import (
     ToyFlowConfig,
     ToyFullGDConfig,
     ToySGDConfig,
+    TransformerRegressionConfig,
     check_int,
     check_probability,
     check_scale,
     check_threshold,
 )
-from .metrics import PowerLawFit, add_cross_sample_predictor, fit_power_law, plateau_length
+from .metrics import PowerLawFit, add_cross_sample_predictor, fit_power_law, mean_over_seeds, plateau_length
 from .sweep import SweepResult, run_sweep
 from .toy import escape_time, reduced_loss
 
@@ -85,11 +86,11 @@ class FigureConfig:
         """Every run the figure needs."""
         return [r for runs in self.sweeps().values() for r in runs]
 
-    def run(self, progress: bool = True) -> dict[str, SweepResult]:
-        """Results of every sweep, from the scale's cache where present."""
+    def run(self, progress: bool = True, device: str = "cpu") -> dict[str, SweepResult]:
+        """Results of every sweep, from the scale's cache where present; missing runs train on ``device``."""
         cache = cache_for(self.scale)  # type: ignore[attr-defined]
         return {
-            key: run_sweep(runs, cache, progress=progress, desc=f"{self.name} {key}")
+            key: run_sweep(runs, cache, progress=progress, desc=f"{self.name} {key}", device=device)
             for key, runs in self.sweeps().items()
         }
 
@@ -264,6 +265,26 @@ class Figure2Constant(FigureConfig):
         return out
 
 
+def plateaus_from_curves(result: SweepResult, column: str, threshold: float, time: str = "t") -> pd.DataFrame:
+    """The sweep's summary with plateau_length re-read from another recorded loss ``column``.
+
+    E.g. the training-distribution loss of runs whose plateau was measured
+    without repetition. Runs that never reach ``threshold`` in that column
+    get NOT_REACHED. Missing values in ``column`` fall back to ``loss``/the
+    no-repetition loss (runs where the two distributions coincide).
+    """
+    summary = result.summary.copy()
+    fallback = "loss" if "loss" in result.curves else "loss_no_repetition"
+    values = []
+    for key in summary["run"]:
+        curve = result.curves[result.curves["run"] == key]
+        loss = curve[column].fillna(curve[fallback]) if column in curve else curve[fallback]
+        values.append(plateau_length(curve[time], loss, threshold))
+    summary["plateau_length"] = values
+    summary["reached"] = np.isfinite(summary["plateau_length"])
+    return summary
+
+
 def cross_sample_fit(summary: pd.DataFrame, T_label: float | None = None) -> PowerLawFit:
     """Fit C·(√d·T/f(p, d))^γ (Fig. 2 right; the paper's constraint 2α = β = −γ).
 
@@ -294,11 +315,8 @@ def constant_investigation(
 
     rows = [row("baseline: reduced 3-D flow", baseline.summary, f"|x̃| = 1, threshold 0.1, T = {T0}, time = steps × lr")]
     # The same runs, with the plateau read off the training loss (with repetition) instead of the test loss.
-    train = baseline.summary.copy()
-    for i, key in enumerate(train["run"]):
-        curve = baseline.curves[baseline.curves["run"] == key]
-        train.loc[i, "plateau_length"] = plateau_length(curve["t"], curve["train_loss"].fillna(curve["loss"]), 0.1)
-    rows.append(row("training loss instead of test loss", train[np.isfinite(train["plateau_length"])], "same runs"))
+    train = plateaus_from_curves(baseline, "train_loss", 0.1)
+    rows.append(row("training loss instead of test loss", train[train["reached"]], "same runs"))
     for name, res in candidates.items():
         summ = res.summary
         if name.startswith("T = "):
@@ -463,11 +481,149 @@ class Figure10(FigureConfig):
         return {"curves": [ToyFlowConfig(T=self.T, d=self.d, p=p, t_max=self.t_max) for p in self.p_values]}  # type: ignore[union-attr]
 
 
+# ------------------------------------------------- Figures 3, 11, 12 --
+
+# Scales of the Transformer experiments. "paper" is Table 1; "cpu" is ours
+# (see chapters/03_transformer.ipynb for why): a 4× narrower model (width 64,
+# QK 16), a 10× larger learning rate, 2 seeds, and T, d grids 4–8× smaller.
+TRANSFORMER_SCALES: dict[str, dict[str, Any]] = {
+    "smoke": {"model": {"d_model": 32, "d_qk": 8}, "lr": 3e-3, "p_lrs": (3e-3,), "seeds": (0,), "max_steps": 3000,
+              "T": (8, 16), "d": (2, 4), "T_B": 16, "B": (1, 2), "T_p": 16, "p": (0.0, 0.4), "larger": (),
+              "p_larger": (), "fig11": {"T": 16, "d": (4,), "seeds": (0, 1)}},
+    "cpu": {"model": {"d_model": 64, "d_qk": 16}, "lr": 1e-3, "p_lrs": (1e-3, 3e-3), "seeds": (0, 1), "max_steps": 20_000,
+            "T": (16, 32, 64, 128), "d": (4, 8, 16, 32), "T_B": 64, "B": (1, 2, 4, 8), "T_p": 32, "p": (0.0, 0.1, 0.2, 0.4),
+            "larger": ((32, 64), (64, 64)), "p_larger": ((32, 64), (32, 128), (64, 32), (128, 32)),
+            "fig11": {"T": 64, "d": (8, 16), "seeds": (0, 1, 2, 3, 4)}},
+    "paper": {"model": {"d_model": 256, "d_qk": 64}, "lr": 1e-4, "p_lrs": (1e-4, 3e-4), "seeds": (0, 1, 2, 3, 4),
+              "max_steps": 50_000, "T": (32, 64, 128, 256), "d": (16, 32, 64, 128), "T_B": 256, "B": (1, 2, 4, 8, 16),
+              "T_p": 256, "p": (0.0, 0.1, 0.2, 0.4), "larger": (), "p_larger": (), "fig11": {"T": 128, "d": (16, 32, 64), "seeds": (0, 1, 2, 3, 4)}},
+}
+
+
+@dataclass(frozen=True)
+class Figure3(FigureConfig):
+    """Figure 3: a 2-layer, 4-head Transformer (no LayerNorm) on single-location regression.
+
+    Left: plateau vs d per T (B = 1). Middle: plateau vs d per B at T = T_B,
+    measured on data with the same B. Right: plateau vs d per p at T = T_p,
+    threshold 0.4, on data without repetition, for two learning rates (the
+    chapter keeps the better one per (p, d), as the paper did). "larger":
+    a few bigger (T, d) points to see how the fitted exponents move with size;
+    "p_larger": p = 0 vs the largest p at bigger (T, d), to see whether
+    cross-sample repetition starts to help.
+    """
+
+    name: ClassVar[str] = "Figure 3"
+
+    scale: Scale = "cpu"
+
+    def __post_init__(self) -> None:
+        check_scale(self.scale)
+        self.runs()
+
+    @property
+    def grid(self) -> dict[str, Any]:
+        return TRANSFORMER_SCALES[self.scale]
+
+    def _runs(self, T: int, d: int, **kw: Any) -> list[TransformerRegressionConfig]:
+        g = self.grid
+        base = dict(T=T, d=d, lr=g["lr"], max_steps=g["max_steps"], **g["model"]) | kw
+        return [TransformerRegressionConfig(seed=s, **base) for s in g["seeds"]]
+
+    def sweeps(self) -> dict[str, list[TransformerRegressionConfig]]:
+        g = self.grid
+        p_runs = dict(threshold=0.4, plateau_on="no_repetition", stop_factor=2.5)
+        return {
+            "T": [r for T in g["T"] for d in g["d"] for r in self._runs(T, d)],
+            "B": [r for B in g["B"] if B > 1 for d in g["d"] for r in self._runs(g["T_B"], d, B=B)],
+            "p": [r for lr in g["p_lrs"] for p in g["p"] for d in g["d"] for r in self._runs(g["T_p"], d, p=p, lr=lr, **p_runs)],
+            "larger": [r for T, d in g["larger"] for r in self._runs(T, d)],
+            # Does cross-sample repetition start to help at larger d or T? (p = 0 vs the largest p, the larger lr)
+            "p_larger": [
+                r for T, d in g["p_larger"] for p in (0.0, max(g["p"])) for r in self._runs(T, d, p=p, lr=max(g["p_lrs"]), **p_runs)
+            ],
+        }
+
+
+def figure3_tables(results: dict[str, SweepResult], grid: dict[str, Any]) -> dict[str, pd.DataFrame]:
+    """Seed-averaged tables of Figure 3: "T" (left), "B" (middle), "joint" (both, for the fit), "larger",
+    and the right panel at the better lr per (p, d) (as the paper chose), read on data without repetition
+    ("p") and on the training distribution ("p_train"); "p_all"/"p_train_all" keep every lr."""
+    T_tab = mean_over_seeds(results["T"].summary, ["T", "d", "B"])
+    B_rows = results["B"].summary
+    B_tab = mean_over_seeds(pd.concat([results["T"].summary[results["T"].summary["T"] == grid["T_B"]], B_rows]), ["T", "d", "B"])
+    joint = pd.concat([T_tab, B_tab[B_tab["B"] > 1]], ignore_index=True)
+    larger = mean_over_seeds(results["larger"].summary, ["T", "d", "B"]) if len(results["larger"].summary) else T_tab.iloc[:0]
+    out = {"T": T_tab, "B": B_tab, "joint": joint, "larger": larger}
+    # Right panel, read two ways: on data without repetition (the runs' own measure) and on the training distribution.
+    p_train = plateaus_from_curves(results["p"], "loss_train_distribution", 0.4, time="step")
+    for name, summary in [("p", results["p"].summary), ("p_train", p_train)]:
+        every_lr = mean_over_seeds(summary, ["p", "d", "lr"])
+        best = every_lr.sort_values("plateau_length").groupby(["p", "d"], as_index=False).first().sort_values(["p", "d"])
+        out[f"{name}_all"], out[name] = every_lr, best.reset_index(drop=True)
+    return out
+
+
+def exponent_drift(joint: pd.DataFrame, larger: pd.DataFrame) -> pd.DataFrame:
+    """How the fitted d and T exponents move with the size of the grid (B = 1 runs).
+
+    Fits the lower and the upper halves of the d and T ranges separately, the
+    whole grid, and the whole grid with the larger points added.
+    """
+    base = joint[joint["B"] == 1]
+    ds, Ts = sorted(int(v) for v in base["d"].unique()), sorted(int(v) for v in base["T"].unique())
+    lo_d, hi_d = ds[: (len(ds) + 1) // 2], ds[len(ds) // 2 :]
+    lo_T, hi_T = Ts[: (len(Ts) + 1) // 2], Ts[len(Ts) // 2 :]
+    subsets = {
+        f"small d {lo_d}, small T {lo_T}": base[base["d"].isin(lo_d) & base["T"].isin(lo_T)],
+        f"large d {hi_d}, large T {hi_T}": base[base["d"].isin(hi_d) & base["T"].isin(hi_T)],
+        "whole grid": base,
+    }
+    if len(larger):
+        subsets["whole grid + larger points"] = pd.concat([base, larger], ignore_index=True)
+        hi = pd.concat([base[base["d"].isin(hi_d) & base["T"].isin(hi_T)], larger], ignore_index=True)
+        subsets["large half + larger points"] = hi
+    rows = []
+    for name, sub in subsets.items():
+        sub = sub[np.isfinite(sub["plateau_length"])]
+        if len(sub) <= 3:
+            continue
+        fit = fit_power_law(sub, ["d", "T"])
+        rows.append({"grid": name, "runs": fit.n, "α (d)": fit.exponents["d"], "± α": fit.stderr["d"],
+                     "β (T)": fit.exponents["T"], "± β": fit.stderr["T"], "R²": fit.r2})
+    return pd.DataFrame(rows).set_index("grid")
+
+
+@dataclass(frozen=True)
+class Figure11(FigureConfig):
+    """Figure 11: learning curves of several seeds (each its own relevant positions and W*)."""
+
+    name: ClassVar[str] = "Figure 11"
+
+    scale: Scale = "cpu"
+
+    def __post_init__(self) -> None:
+        check_scale(self.scale)
+        self.runs()
+
+    def sweeps(self) -> dict[str, list[TransformerRegressionConfig]]:
+        g = TRANSFORMER_SCALES[self.scale]
+        f = g["fig11"]
+        return {
+            "curves": [
+                TransformerRegressionConfig(T=f["T"], d=d, lr=g["lr"], max_steps=g["max_steps"], seed=s, stop_factor=3.0, **g["model"])
+                for d in f["d"]
+                for s in f["seeds"]
+            ]
+        }
+
+
 # Reported values, for labelled comparison only (never used in computation).
 PAPER = {
     "figure1": {"d": 0.49, "T": 0.99, "R2": 0.999},  # §2.2 text; Fig. 1c caption R² = 0.999
     "figure2_in_context": {"C": 1.51, "d": 0.49, "T_over_B": 0.99, "R2": 0.999},  # 1.51·T^0.99·B^−0.99·d^0.49
     "figure2_cross_sample": {"C": 2.15, "x": 1.02, "R2": 0.992},  # 2.15·(√d·T/f(p,d))^1.02
+    "figure3": {"C": 0.76, "d": 1.29, "T": 0.80, "B": -0.80, "R2": 0.995},  # 0.76·d^1.29·T^0.80·B^−0.80
 }
 
 
@@ -482,4 +638,6 @@ def figures() -> dict[str, type[FigureConfig]]:
         "figure8": Figure8,
         "figure9": Figure9,
         "figure10": Figure10,
+        "figure3": Figure3,
+        "figure11": Figure11,
     }

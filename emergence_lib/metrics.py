@@ -190,3 +190,34 @@ def add_cross_sample_predictor(data: pd.DataFrame, name: str = "x") -> pd.DataFr
     out = add_cross_sample_factor(data)
     out[name] = np.sqrt(out["d"]) * out["T"] / out["f_pd"]
     return out
+
+
+def mean_over_seeds(summary: pd.DataFrame, by: Sequence[str], value: str = "plateau_length") -> pd.DataFrame:
+    """Average ``value`` over seeds within each group of ``by`` (the paper's "average plateau length").
+
+    A group's mean is NOT_REACHED (inf) if any of its seeds did not reach the
+    threshold, and NaN if one diverged: a censored mean is never a number.
+    Columns: ``by``, value (mean), ``std``, ``n_seeds``, ``n_reached``.
+    """
+    rows = []
+    for key, g in summary.groupby(list(by), sort=True):
+        v = g[value].to_numpy(dtype=float)
+        mean = float(np.mean(v)) if np.all(np.isfinite(v)) else (np.nan if np.isnan(v).any() else NOT_REACHED)
+        key = key if isinstance(key, tuple) else (key,)
+        rows.append({**dict(zip(by, key)), value: mean, "std": float(np.std(v)) if np.isfinite(mean) else np.nan,
+                     "n_seeds": len(v), "n_reached": int(np.isfinite(v).sum())})
+    return pd.DataFrame(rows)
+
+
+def plateau_level(
+    times: Sequence[float] | np.ndarray, losses: Sequence[float] | np.ndarray, end: float, window: tuple[float, float] = (0.1, 0.8)
+) -> float:
+    """The median loss over the plateau: evaluations between window[0]·end and window[1]·end.
+
+    ``end`` is the plateau length (a crossing time). Skipping the first 10%
+    leaves out the initial transient; stopping at 80% leaves out the drop.
+    """
+    t = np.asarray(times, dtype=float)
+    y = np.asarray(losses, dtype=float)
+    inside = (t >= window[0] * end) & (t <= window[1] * end) & np.isfinite(y)
+    return float(np.median(y[inside])) if inside.any() else float("nan")

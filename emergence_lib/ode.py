@@ -131,3 +131,33 @@ def integrate(
     else:
         raise RuntimeError(f"integrate: exceeded max_steps={max_steps}")
     return Trajectory(t=t_grid, y=out, n_recorded=k, n_steps=n_steps)
+
+
+def gradient_flow(
+    rhs: RHS,
+    loss: Callable[[np.ndarray], np.ndarray],
+    n_state: int,
+    t_max: np.ndarray,
+    stop_below: np.ndarray | float | None = None,
+    points_per_decade: int = 200,
+    rtol: float = 1e-9,
+    y0: np.ndarray | None = None,
+    t_grid: np.ndarray | None = None,
+) -> Trajectory:
+    """`integrate` set up as the reduced models use it.
+
+    Starts from 0 (or ``y0``), records on the default geometric grid up to
+    max(``t_max``) (or on ``t_grid``), and stops a row at the first recording
+    point where ``loss(y)`` is below its ``stop_below``.
+    """
+    n = t_max.size
+    stop = None
+    if stop_below is not None:
+        floor = np.broadcast_to(np.asarray(stop_below, dtype=float), (n,))
+
+        def stop(y: np.ndarray) -> np.ndarray:
+            return loss(y) < floor
+
+    grid = time_grid(float(t_max.max()), points_per_decade) if t_grid is None else np.asarray(t_grid, dtype=float)
+    start = np.zeros((n, n_state)) if y0 is None else np.asarray(y0, dtype=float).reshape(n, n_state)
+    return integrate(rhs, start, grid, t_end=t_max, stop=stop, rtol=rtol)

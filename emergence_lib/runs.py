@@ -15,14 +15,15 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .cache import RunResult
-from .configs import ToyFlowConfig, ToyFullGDConfig, ToySGDConfig
+from .configs import ToyFlowConfig, ToyFullGDConfig, ToySGDConfig, TransformerRegressionConfig
 from .metrics import plateau_length, reached
 from .toy import ReducedTrajectory, reduced_flow, refined_plateau_length
 from .toy_cross_sample import cross_sample_flow
 from .toy_full import full_gradient_descent
 from .toy_sgd import sgd_train
+from .training import train_regression
 
-BatchRunner = Callable[[Sequence], list[RunResult]]
+BatchRunner = Callable[..., list[RunResult]]  # (configs, device=...) -> one result per config
 
 
 def _summary(t: np.ndarray, loss: np.ndarray, plateau: float, **extra) -> dict:
@@ -42,7 +43,7 @@ def _flow(cs: Sequence[ToyFlowConfig], cross_sample: bool, **kwargs) -> ReducedT
     return reduced_flow(B=[c.B for c in cs], **common)
 
 
-def run_toy_flow(configs: Sequence[ToyFlowConfig]) -> list[RunResult]:
+def run_toy_flow(configs: Sequence[ToyFlowConfig], device: str = "cpu") -> list[RunResult]:
     """Integrate the reduced flows for many configs at once (2-D for p = 0, 3-D for p > 0)."""
     results: list[RunResult | None] = [None] * len(configs)
     groups: dict[tuple, list[int]] = defaultdict(list)
@@ -73,7 +74,7 @@ def run_toy_flow(configs: Sequence[ToyFlowConfig]) -> list[RunResult]:
     return results  # type: ignore[return-value]
 
 
-def run_toy_full_gd(configs: Sequence[ToyFullGDConfig]) -> list[RunResult]:
+def run_toy_full_gd(configs: Sequence[ToyFullGDConfig], device: str = "cpu") -> list[RunResult]:
     """Full gradient descent on the exact expected loss, one config at a time."""
     out = []
     for c in configs:
@@ -87,7 +88,7 @@ def run_toy_full_gd(configs: Sequence[ToyFullGDConfig]) -> list[RunResult]:
     return out
 
 
-def run_toy_sgd(configs: Sequence[ToySGDConfig]) -> list[RunResult]:
+def run_toy_sgd(configs: Sequence[ToySGDConfig], device: str = "cpu") -> list[RunResult]:
     """SGD on sampled data; configs that differ only in their seed train together."""
     results: list[RunResult | None] = [None] * len(configs)
     groups: dict[ToySGDConfig, list[int]] = defaultdict(list)
@@ -109,6 +110,7 @@ RUNNERS: dict[str, BatchRunner] = {
     ToyFlowConfig.kind: run_toy_flow,
     ToyFullGDConfig.kind: run_toy_full_gd,
     ToySGDConfig.kind: run_toy_sgd,
+    TransformerRegressionConfig.kind: train_regression,  # seeds of a group train together
 }
 
 Chunker = Callable[[list], list[list]]
@@ -132,6 +134,7 @@ CHUNKERS: dict[str, Chunker] = {
     ToyFlowConfig.kind: _fixed(64),  # cheap: one vectorised integration
     ToyFullGDConfig.kind: _fixed(1),  # seconds each
     ToySGDConfig.kind: _by_seed_group,  # seeds vectorised
+    TransformerRegressionConfig.kind: _by_seed_group,  # seeds as one ensemble model
 }
 
 

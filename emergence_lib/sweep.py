@@ -22,6 +22,7 @@ from tqdm import tqdm
 
 from . import __version__
 from .cache import ResultCache, RunResult, config_dict, run_key
+from .configs import resolve_device
 from .runs import CHUNKERS, runner_for
 
 
@@ -41,13 +42,17 @@ def run_sweep(
     cache: ResultCache | None = None,
     progress: bool = True,
     desc: str = "runs",
+    device: str = "cpu",
 ) -> SweepResult:
     """Results for every config: read from ``cache`` where present, computed otherwise.
 
     With ``cache=None`` nothing is read or written (used by the smoke scale).
     Duplicate configs are computed once. Missing runs are computed in the
     chunks their kind asks for (`runs.CHUNKERS`), each saved when it returns.
+    ``device`` ("cpu", "cuda", "auto") is checked before anything runs and
+    is where Transformer runs train; it is not part of a run's cache key.
     """
+    device = resolve_device(device)
     configs = list(configs)
     unique: dict[str, Any] = {}
     for c in configs:
@@ -72,7 +77,7 @@ def run_sweep(
             for chunk_configs in CHUNKERS[kind]([c for _, c in items]):
                 chunk = [(key_of[id(c)], c) for c in chunk_configs]
                 t0 = time.perf_counter()
-                out = runner(chunk_configs)
+                out = runner(chunk_configs, device=device)
                 elapsed = (time.perf_counter() - t0) / len(chunk)
                 for (k, c), r in zip(chunk, out):
                     results[k] = r

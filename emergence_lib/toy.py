@@ -21,7 +21,7 @@ from typing import Callable, Literal
 
 import numpy as np
 
-from .ode import integrate, time_grid
+from .ode import gradient_flow
 
 ArrayLike = np.ndarray | float | int
 LogitParametrisation = Literal["gap", "per_position"]
@@ -219,19 +219,12 @@ def reduced_flow(
         gw, gda = reduced_gradients(y[:, 0], y[:, 1], T, d, B)
         return np.stack([-gw, -rate * gda], axis=1)
 
-    stop = None
-    if stop_below is not None:
-        floor = np.broadcast_to(np.asarray(stop_below, dtype=float), T.shape)
-
-        def stop(y: np.ndarray) -> np.ndarray:
-            return reduced_loss(y[:, 0], y[:, 1], T, d, B) < floor
-
-    grid = time_grid(float(t_max.max()), points_per_decade) if t_grid is None else np.asarray(t_grid, dtype=float)
-    y0 = np.zeros((T.size, 2)) if y0 is None else np.asarray(y0, dtype=float).reshape(T.size, 2)
-    traj = integrate(rhs, y0, grid, t_end=t_max, stop=stop, rtol=rtol)
+    traj = gradient_flow(
+        rhs, lambda y: reduced_loss(y[:, 0], y[:, 1], T, d, B), 2, t_max, stop_below, points_per_decade, rtol, y0, t_grid
+    )
     w, da = traj.y[..., 0], traj.y[..., 1]
     return ReducedTrajectory(
-        t=grid,
+        t=traj.t,
         w=w,
         delta_a=da,
         alpha=attention(da, T, B),

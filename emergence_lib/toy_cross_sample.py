@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ode import integrate, time_grid
+from .ode import gradient_flow
 from .toy import ArrayLike, ReducedTrajectory, attention, logit_rate
 
 
@@ -85,19 +85,13 @@ def cross_sample_flow(
         g_wt, g_w, g_da = cross_sample_gradients(y[:, 0], y[:, 1], y[:, 2], T, d, p, c)
         return np.stack([-g_wt, -g_w, -rate * g_da], axis=1)
 
-    stop = None
-    if stop_below is not None:
-        floor = np.broadcast_to(np.asarray(stop_below, dtype=float), T.shape)
+    def test_loss(y: np.ndarray) -> np.ndarray:
+        return cross_sample_loss(y[:, 0], y[:, 1], y[:, 2], T, d, 0.0)
 
-        def stop(y: np.ndarray) -> np.ndarray:
-            return cross_sample_loss(y[:, 0], y[:, 1], y[:, 2], T, d, 0.0) < floor
-
-    grid = time_grid(float(t_max.max()), points_per_decade) if t_grid is None else np.asarray(t_grid, dtype=float)
-    y0 = np.zeros((T.size, 3)) if y0 is None else np.asarray(y0, dtype=float).reshape(T.size, 3)
-    traj = integrate(rhs, y0, grid, t_end=t_max, stop=stop, rtol=rtol)
+    traj = gradient_flow(rhs, test_loss, 3, t_max, stop_below, points_per_decade, rtol, y0, t_grid)
     wt, w, da = traj.y[..., 0], traj.y[..., 1], traj.y[..., 2]
     return ReducedTrajectory(
-        t=grid,
+        t=traj.t,
         w=w,
         delta_a=da,
         alpha=attention(da, T, 1),

@@ -17,9 +17,9 @@ def counted(monkeypatch):
     calls = []
     real = runs.RUNNERS[ToyFlowConfig.kind]
 
-    def counting(configs):
+    def counting(configs, device="cpu"):
         calls.extend(configs)
-        return real(configs)
+        return real(configs, device=device)
 
     monkeypatch.setitem(runs.RUNNERS, ToyFlowConfig.kind, counting)
     return calls

@@ -52,3 +52,16 @@ def test_committed_cache_covers_every_cpu_run():
         for run in fig.runs():
             assert cache.load(run) is not None, f"{name}: cpu run {run} missing from data/"
     assert SCALES == ("smoke", "cpu", "paper")
+
+
+def test_plateaus_can_be_reread_from_another_recorded_loss():
+    from emergence_lib.configs import ToyFlowConfig
+    from emergence_lib.experiments import plateaus_from_curves
+    from emergence_lib.sweep import run_sweep
+
+    res = run_sweep([ToyFlowConfig(T=128, d=16, p=p, stop_below=0.02) for p in (0.0, 0.3)], None, progress=False)
+    same = plateaus_from_curves(res, "loss", 0.1)
+    np.testing.assert_allclose(same["plateau_length"], res.summary["plateau_length"], rtol=0.02)  # coarse vs refined
+    train = plateaus_from_curves(res, "train_loss", 0.1)
+    assert train.loc[0, "plateau_length"] == same.loc[0, "plateau_length"]  # p = 0: no separate training loss
+    assert train["reached"].all()

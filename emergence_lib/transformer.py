@@ -1,0 +1,159 @@
+"""A small Transformer for the single-location regression task (paper §2.4, Table 1).
+
+Written nanoGPT-style, with one twist: every weight has a leading *ensemble*
+dimension E, so that E independently initialised models (one per training
+seed) run as one set of batched matmuls. Adam and SGD act elementwise, so the
+members train exactly as they would alone (a test checks it).
+
+Choices the paper leaves open (spec §10.7), made here and stated in the chapters:
+* attention is bidirectional (no mask) by default; ``causal=True`` is available;
+* the prediction is read out, through a linear map to d, at the last position;
+* positions are sinusoidal encodings added to a linear embedding of the d (+1) inputs;
+* values have width d_model / n_heads per head; queries and keys ``d_qk``;
+* LayerNorm (pre-LN, when on) is off by default, as in Table 1 for this task.
+
+Attention patterns are returned on request: ``model(x, return_attention=True)``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .configs import ConfigError, check_int
+
+
+@dataclass(frozen=True)
+class TransformerConfig:
+    """Architecture. Defaults are Table 1's linear-regression Transformer."""
+
+    input_dim: int
+    output_dim: int
+    n_layers: int = 2
+    n_heads: int = 4
+    d_model: int = 256
+    d_qk: int = 64
+    mlp_factor: int = 4
+    layer_norm: bool = False
+    skip: bool = True
+    causal: bool = False
+    max_len: int = 4096
+
+    def __post_init__(self) -> None:
+        for name, minimum in [("input_dim", 1), ("output_dim", 1), ("n_layers", 1), ("n_heads", 1),
+                              ("d_model", 1), ("d_qk", 1), ("mlp_factor", 0), ("max_len", 1)]:
+            check_int(name, getattr(self, name), minimum)
+        if self.d_model % self.n_heads:
+            raise ConfigError(
+                f"d_model (width) must be divisible by n_heads: got d_model={self.d_model}, n_heads={self.n_heads}"
+            )
+
+
+def sinusoidal_positions(T: int, d_model: int) -> torch.Tensor:
+    """(T, d_model) sinusoidal position encodings (Vaswani et al.)."""
+    pos = torch.arange(T, dtype=torch.float32)[:, None]
+    freq = torch.exp(-math.log(10_000.0) * torch.arange(0, d_model, 2, dtype=torch.float32) / d_model)
+    pe = torch.zeros(T, d_model)
+    pe[:, 0::2] = torch.sin(pos * freq)
+    pe[:, 1::2] = torch.cos(pos * freq[: (d_model // 2)])
+    return pe
+
+
+class EnsembleLinear(nn.Module):
+    """E independent linear maps: x (E, N, in) → (E, N, out). Initialised like nn.Linear, per member."""
+
+    def __init__(self, E: int, d_in: int, d_out: int, generators: list[torch.Generator]):
+        super().__init__()
+        bound = 1.0 / math.sqrt(d_in)
+        weight = torch.empty(E, d_in, d_out)
+        bias = torch.empty(E, 1, d_out)
+        for e, g in enumerate(generators):
+            weight[e].uniform_(-bound, bound, generator=g)
+            bias[e].uniform_(-bound, bound, generator=g)
+        self.weight = nn.Parameter(weight)
+        self.bias = nn.Parameter(bias)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        shape = x.shape  # (E, ..., in)
+        out = torch.baddbmm(self.bias, x.reshape(shape[0], -1, shape[-1]), self.weight)
+        return out.reshape(*shape[:-1], out.shape[-1])
+
+
+class EnsembleLayerNorm(nn.Module):
+    def __init__(self, E: int, d: int):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(E, 1, 1, d))
+        self.bias = nn.Parameter(torch.zeros(E, 1, 1, d))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (E, n, T, d)
+        return F.layer_norm(x, x.shape[-1:]) * self.weight + self.bias
+
+
+class Block(nn.Module):
+    def __init__(self, cfg: TransformerConfig, E: int, gens: list[torch.Generator]):
+        super().__init__()
+        self.cfg = cfg
+        H, D = cfg.n_heads, cfg.d_model
+        self.d_v = D // H
+        self.qkv = EnsembleLinear(E, D, H * (2 * cfg.d_qk + self.d_v), gens)
+        self.proj = EnsembleLinear(E, H * self.d_v, D, gens)
+        self.mlp_in = EnsembleLinear(E, D, cfg.mlp_factor * D, gens) if cfg.mlp_factor else None
+        self.mlp_out = EnsembleLinear(E, cfg.mlp_factor * D, D, gens) if cfg.mlp_factor else None
+        self.ln1 = EnsembleLayerNorm(E, D) if cfg.layer_norm else nn.Identity()
+        self.ln2 = EnsembleLayerNorm(E, D) if cfg.layer_norm else nn.Identity()
+
+    def attention(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        E, n, T, _ = x.shape
+        H, dq, dv = self.cfg.n_heads, self.cfg.d_qk, self.d_v
+        q, k, v = self.qkv(x).split([H * dq, H * dq, H * dv], dim=-1)  # (E, n, T, H·…)
+        q = q.view(E, n, T, H, dq).transpose(2, 3)  # (E, n, H, T, dq)
+        k = k.view(E, n, T, H, dq).transpose(2, 3)  # (E, n, H, T, dq)
+        v = v.view(E, n, T, H, dv).transpose(2, 3)  # (E, n, H, T, dv)
+        scores = q @ k.transpose(-1, -2) / math.sqrt(dq)  # (E, n, H, T, T)
+        if self.cfg.causal:
+            mask = torch.ones(T, T, dtype=torch.bool, device=x.device).triu(1)
+            scores = scores.masked_fill(mask, float("-inf"))
+        pattern = scores.softmax(dim=-1)  # (E, n, H, T, T): row = query, column = key
+        out = (pattern @ v).transpose(2, 3).reshape(E, n, T, H * dv)  # (E, n, T, H·dv)
+        return self.proj(out), pattern
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        a, pattern = self.attention(self.ln1(x))
+        x = x + a if self.cfg.skip else a
+        if self.mlp_in is not None:
+            m = self.mlp_out(F.gelu(self.mlp_in(self.ln2(x))))  # type: ignore[misc]
+            x = x + m if self.cfg.skip else m
+        return x, pattern
+
+
+class EnsembleTransformer(nn.Module):
+    """E Transformers, one per seed. Input (E, n, T, input_dim) → prediction (E, n, output_dim)."""
+
+    def __init__(self, cfg: TransformerConfig, seeds: list[int]):
+        super().__init__()
+        self.cfg = cfg
+        E = len(seeds)
+        gens = [torch.Generator().manual_seed(7_919 * s + 1) for s in seeds]
+        self.embed = EnsembleLinear(E, cfg.input_dim, cfg.d_model, gens)
+        self.register_buffer("positions", sinusoidal_positions(cfg.max_len, cfg.d_model), persistent=False)
+        self.blocks = nn.ModuleList([Block(cfg, E, gens) for _ in range(cfg.n_layers)])
+        self.ln_f = EnsembleLayerNorm(E, cfg.d_model) if cfg.layer_norm else nn.Identity()
+        self.readout = EnsembleLinear(E, cfg.d_model, cfg.output_dim, gens)
+
+    def forward(
+        self, x: torch.Tensor, return_attention: bool = False
+    ) -> torch.Tensor | tuple[torch.Tensor, list[torch.Tensor]]:
+        T = x.shape[2]
+        if T > self.cfg.max_len:
+            raise ConfigError(f"sequence length {T} exceeds the model's max_len={self.cfg.max_len}")
+        h = self.embed(x) + self.positions[:T]  # (E, n, T, d_model)
+        patterns = []
+        for block in self.blocks:
+            h, pattern = block(h)
+            patterns.append(pattern)
+        y = self.readout(self.ln_f(h)[:, :, -1:, :])[:, :, 0, :]  # (E, n, output_dim): read at the last position
+        return (y, patterns) if return_attention else y
