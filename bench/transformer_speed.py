@@ -69,10 +69,16 @@ def main() -> None:
     achieved = one * training_flops(T, d, **model_kw)
     print(f"1. one model: {one:.1f} steps/s")
     print(f"2. achieved {achieved / 1e9:.1f} GFLOP/s vs a 1024² matmul's {peak / 1e9:.1f} GFLOP/s: {achieved / peak:.2f} of it")
-    seeds = list(g["seeds"]) + [2, 3, 4][: max(0, 5 - len(g["seeds"]))]
-    batched = steps_per_second(seeds, T, d, steps, model_kw, g["lr"])
-    loop = 1.0 / sum(1.0 / steps_per_second([s], T, d, steps, model_kw, g["lr"]) for s in seeds)
-    print(f"3. {len(seeds)} seeds: batched {batched:.1f} steps/s vs loop {loop:.1f} steps/s: batched/loop = {batched / loop:.2f}x")
+    threads = torch.get_num_threads()
+    for n_seeds in (2, 5):
+        seeds = list(range(n_seeds))
+        for t in sorted({1, threads}):
+            torch.set_num_threads(t)
+            batched = steps_per_second(seeds, T, d, steps, model_kw, g["lr"])
+            loop = 1.0 / sum(1.0 / steps_per_second([s], T, d, steps, model_kw, g["lr"]) for s in seeds)
+            print(f"3. {n_seeds} seeds, {t} thread(s): batched {batched:.1f} steps/s vs loop {loop:.1f} steps/s:"
+                  f" batched/loop = {batched / loop:.2f}x")
+    torch.set_num_threads(threads)
 
 
 if __name__ == "__main__":

@@ -113,15 +113,22 @@ RUNNERS: dict[str, BatchRunner] = {
     TransformerRegressionConfig.kind: train_regression,  # seeds of a group train together
 }
 
-Chunker = Callable[[list], list[list]]
+Chunker = Callable[[list, str], list[list]]  # (configs, device) -> chunks
 
 
 def _fixed(size: int) -> Chunker:
-    return lambda items: [items[i : i + size] for i in range(0, len(items), size)]
+    return lambda items, device: [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def _by_seed_group(items: list) -> list[list]:
-    """Configs equal up to their seed share a chunk (they train together)."""
+def _seeds_batched_on_gpu(items: list, device: str) -> list[list]:
+    """On a GPU, configs equal up to their seed share a chunk (they train as one batched model).
+
+    On the CPU each run is its own chunk: `bench/` measured batching seeds there
+    at 0.84–0.99× the speed of a loop, for the toy SGD and the Transformer alike.
+    Either way the results are the same (tests check batched against alone).
+    """
+    if not device.startswith("cuda"):
+        return [[item] for item in items]
     groups: dict[Any, list] = defaultdict(list)
     for item in items:
         groups[dataclasses.replace(item, seed=0)].append(item)
@@ -131,10 +138,10 @@ def _by_seed_group(items: list) -> list[list]:
 # How a sweep splits the missing runs of a kind: each chunk is one runner call,
 # saved to the cache as soon as it returns (the unit of progress and of resumption).
 CHUNKERS: dict[str, Chunker] = {
-    ToyFlowConfig.kind: _fixed(64),  # cheap: one vectorised integration
+    ToyFlowConfig.kind: _fixed(64),  # cheap: one vectorised integration (16× a loop, bench/)
     ToyFullGDConfig.kind: _fixed(1),  # seconds each
-    ToySGDConfig.kind: _by_seed_group,  # seeds vectorised
-    TransformerRegressionConfig.kind: _by_seed_group,  # seeds as one ensemble model
+    ToySGDConfig.kind: _seeds_batched_on_gpu,
+    TransformerRegressionConfig.kind: _seeds_batched_on_gpu,
 }
 
 

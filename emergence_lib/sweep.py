@@ -74,7 +74,7 @@ def run_sweep(
         for kind, items in by_kind.items():
             runner = runner_for(kind)
             key_of = {id(c): k for k, c in items}
-            for chunk_configs in CHUNKERS[kind]([c for _, c in items]):
+            for chunk_configs in CHUNKERS[kind]([c for _, c in items], device):
                 chunk = [(key_of[id(c)], c) for c in chunk_configs]
                 t0 = time.perf_counter()
                 out = runner(chunk_configs, device=device)

@@ -1,8 +1,9 @@
 """Training loops for the Transformer experiments.
 
 `train_regression` trains one Transformer per seed on single-location
-regression, all seeds at once (`transformer.EnsembleTransformer`), with fresh
-batches every step and fixed held-out sets evaluated on a log-spaced schedule.
+regression, all the seeds it is given at once (`transformer.EnsembleTransformer`;
+sweeps give it one seed at a time on the CPU, where batching is not faster), with
+fresh batches every step and fixed held-out sets evaluated on a log-spaced schedule.
 """
 
 from __future__ import annotations
