@@ -56,6 +56,19 @@ def check_positive(name: str, value: float) -> float:
     return float(value)
 
 
+def check_solvable(random_position: bool, relevance_feature: bool) -> None:
+    if random_position and not relevance_feature:
+        raise ConfigError(
+            "relevance_feature=False with random_position=True is unsolvable: nothing tells the model which "
+            "token is relevant (neither its position nor a feature); the paper does not run it (Fig. 14)"
+        )
+
+
+def check_heads(d_model: int, n_heads: int) -> None:
+    if d_model % n_heads:
+        raise ConfigError(f"d_model (width) must be divisible by n_heads: got d_model={d_model}, n_heads={n_heads}")
+
+
 def check_threshold(threshold: float, initial_loss: float = INITIAL_LOSS, name: str = "threshold") -> None:
     if not 0 < threshold < initial_loss:
         raise ConfigError(
@@ -89,7 +102,7 @@ class ToyFlowConfig:
     points_per_decade: int = 200
 
     def __post_init__(self) -> None:
-        _check_task(self)
+        check_task(self)
         object.__setattr__(self, "x_tilde_norm", check_positive("x_tilde_norm", self.x_tilde_norm))
         if self.p > 0 and self.B != 1:
             raise ConfigError(
@@ -110,8 +123,8 @@ class ToyFlowConfig:
         check_int("points_per_decade", self.points_per_decade, 10)
 
 
-def _check_task(cfg: object) -> None:
-    """Validate and normalise the task fields every toy run shares: T, d, B, p."""
+def check_task(cfg: object) -> None:
+    """Validate and normalise the task fields every run shares: T, d, B, p."""
     object.__setattr__(cfg, "T", check_int("T", cfg.T, 2))  # type: ignore[attr-defined]
     object.__setattr__(cfg, "d", check_int("d", cfg.d, 1))  # type: ignore[attr-defined]
     object.__setattr__(cfg, "B", check_int("B", cfg.B, 1))  # type: ignore[attr-defined]
@@ -185,7 +198,7 @@ class ToySGDConfig:
 
 def _check_training(cfg: object) -> None:
     """Validate the fields every trained (not integrated) toy run shares."""
-    _check_task(cfg)
+    check_task(cfg)
     object.__setattr__(cfg, "lr", check_positive("lr (learning rate)", cfg.lr))  # type: ignore[attr-defined]
     object.__setattr__(cfg, "t_max", check_positive("t_max", cfg.t_max))  # type: ignore[attr-defined]
     if cfg.target not in ("unit_columns", "gaussian"):  # type: ignore[attr-defined]
@@ -239,7 +252,7 @@ class TransformerRegressionConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        _check_task(self)
+        check_task(self)
         if self.optimizer not in OPTIMIZERS:
             raise ConfigError(f"optimizer must be one of {OPTIMIZERS}, got {self.optimizer!r}")
         object.__setattr__(self, "lr", check_positive("lr (learning rate)", self.lr))
@@ -247,20 +260,13 @@ class TransformerRegressionConfig:
             object.__setattr__(self, name, check_int(name, getattr(self, name), 1))
         check_int("mlp_factor", self.mlp_factor, 0)
         check_int("seed", self.seed, 0)
-        if self.d_model % self.n_heads:
-            raise ConfigError(
-                f"d_model (width) must be divisible by n_heads: got d_model={self.d_model}, n_heads={self.n_heads}"
-            )
+        check_heads(self.d_model, self.n_heads)
         check_threshold(self.threshold)
         if self.plateau_on not in ("train_distribution", "no_repetition"):
             raise ConfigError(f"plateau_on must be 'train_distribution' or 'no_repetition', got {self.plateau_on!r}")
         if not self.stop_factor >= 1:
             raise ConfigError(f"stop_factor must be ≥ 1, got {self.stop_factor}")
-        if self.random_position and not self.relevance_feature:
-            raise ConfigError(
-                "relevance_feature=False with random_position=True is unsolvable: nothing tells the model which "
-                "token is relevant (neither its position nor a feature); the paper does not run it (Fig. 14)"
-            )
+        check_solvable(self.random_position, self.relevance_feature)
 
 
 def resolve_device(device: str) -> str:

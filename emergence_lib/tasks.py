@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .configs import ConfigError, check_burstiness, check_int, check_probability
+from .configs import check_solvable, check_task
 
 
 @dataclass(frozen=True)
@@ -41,16 +41,8 @@ class SingleLocationRegression:
     task_seed: int = 0
 
     def __post_init__(self) -> None:
-        check_int("T", self.T, 2)
-        check_int("d", self.d, 1)
-        check_int("B", self.B, 1)
-        check_burstiness(self.B, self.T)
-        check_probability(self.p)
-        if self.random_position and not self.relevance_feature:
-            raise ConfigError(
-                "relevance_feature=False with random_position=True is unsolvable: nothing tells the model which "
-                "token is relevant (neither its position nor a feature); the paper does not run it (Fig. 14)"
-            )
+        check_task(self)
+        check_solvable(self.random_position, self.relevance_feature)
         g = torch.Generator().manual_seed(1_000_003 * self.task_seed + 17)
         w_star = torch.randn(self.d, self.d, generator=g) / np.sqrt(self.d)  # entries N(0, 1/d)
         if self.normalise_target:

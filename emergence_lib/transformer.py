@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .configs import ConfigError, check_int
+from .configs import ConfigError, check_heads, check_int
 
 
 @dataclass(frozen=True)
@@ -47,10 +47,7 @@ class TransformerConfig:
         for name, minimum in [("input_dim", 1), ("output_dim", 1), ("n_layers", 1), ("n_heads", 1),
                               ("d_model", 1), ("d_qk", 1), ("mlp_factor", 0), ("max_len", 1)]:
             check_int(name, getattr(self, name), minimum)
-        if self.d_model % self.n_heads:
-            raise ConfigError(
-                f"d_model (width) must be divisible by n_heads: got d_model={self.d_model}, n_heads={self.n_heads}"
-            )
+        check_heads(self.d_model, self.n_heads)
 
 
 def sinusoidal_positions(T: int, d_model: int) -> torch.Tensor:
