@@ -37,3 +37,4 @@ clean:
 bench: $(STAMP)
 	$(PY) bench/toy_vectorisation.py
 	$(PY) bench/transformer_speed.py
+	$(PY) bench/executors.py

@@ -15,6 +15,8 @@ Modules, one concern each:
   runs         run configs → results
   cache        per-run results in data/, keyed and atomic
   sweep        list of configs → tidy tables, through the cache
+  executors    where a sweep's chunks run: serial, a local process pool, or Dask
+  cli          python -m emergence_lib run | status | clear | execute
   notebooks    chapters with parameters, through papermill
   experiments  one config per paper figure (scale → runs)
   plotting     the book's style and standard panels

@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import tempfile
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -106,6 +107,7 @@ class ResultCache:
                 raise ValueError(f"curve columns have unequal lengths {sorted(lengths)}")
         except (OSError, ValueError, KeyError, TypeError) as exc:
             if self.on_corrupt == "recompute":
+                warnings.warn(f"cache file {path} is unreadable ({type(exc).__name__}); recomputing that run", stacklevel=2)
                 return None
             raise CacheError(
                 f"cache file {path} is unreadable ({type(exc).__name__}: {exc}). "
@@ -115,6 +117,7 @@ class ResultCache:
             # Same key but a different config or version: a hash collision or a
             # hand-edited file. Never reuse it.
             if self.on_corrupt == "recompute":
+                warnings.warn(f"cache file {path} does not match its key; recomputing that run", stacklevel=2)
                 return None
             raise CacheError(
                 f"cache file {path} holds a different config or format version than its key says. "

@@ -23,7 +23,8 @@ from tqdm import tqdm
 from . import __version__
 from .cache import ResultCache, RunResult, config_dict, run_key
 from .configs import resolve_device
-from .runs import CHUNKERS, runner_for
+from .executors import check_executor, run_chunks
+from .runs import CHUNKERS
 
 
 @dataclass
@@ -43,16 +44,23 @@ def run_sweep(
     progress: bool = True,
     desc: str = "runs",
     device: str = "cpu",
+    executor: str = "local",
+    workers: int | None = None,
+    scheduler: str | None = None,
 ) -> SweepResult:
     """Results for every config: read from ``cache`` where present, computed otherwise.
 
     With ``cache=None`` nothing is read or written (used by the smoke scale).
     Duplicate configs are computed once. Missing runs are computed in the
-    chunks their kind asks for (`runs.CHUNKERS`), each saved when it returns.
+    chunks their kind asks for (`runs.CHUNKERS`) through ``executor``
+    ("local" process pool, "serial", or "dask" with an optional ``scheduler``
+    address; see `executors`), and each chunk is saved as soon as it finishes:
+    an interrupted sweep loses only the chunks in flight.
     ``device`` ("cpu", "cuda", "auto") is checked before anything runs and
     is where Transformer runs train; it is not part of a run's cache key.
     """
     device = resolve_device(device)
+    check_executor(executor, workers)
     configs = list(configs)
     unique: dict[str, Any] = {}
     for c in configs:
@@ -67,23 +75,21 @@ def run_sweep(
     n_cached = len(results)
     missing = [(k, c) for k, c in unique.items() if k not in results]
 
-    by_kind: dict[str, list[tuple[str, Any]]] = defaultdict(list)
-    for k, c in missing:
-        by_kind[c.kind].append((k, c))
+    by_kind: dict[str, list[Any]] = defaultdict(list)
+    for _, c in missing:
+        by_kind[c.kind].append(c)
+    chunks = [(kind, chunk) for kind, cs in by_kind.items() for chunk in CHUNKERS[kind](cs, device)]
+    t0 = time.perf_counter()
     with tqdm(total=len(missing), desc=desc, disable=not (progress and missing), unit="run") as bar:
-        for kind, items in by_kind.items():
-            runner = runner_for(kind)
-            key_of = {id(c): k for k, c in items}
-            for chunk_configs in CHUNKERS[kind]([c for _, c in items], device):
-                chunk = [(key_of[id(c)], c) for c in chunk_configs]
-                t0 = time.perf_counter()
-                out = runner(chunk_configs, device=device)
-                elapsed = (time.perf_counter() - t0) / len(chunk)
-                for (k, c), r in zip(chunk, out):
-                    results[k] = r
-                    if cache is not None:
-                        cache.save(c, r, meta={"library_version": __version__, "seconds": elapsed})
-                bar.update(len(chunk))
+        for i, out in run_chunks(chunks, executor, device, workers, scheduler):
+            kind, chunk = chunks[i]
+            for c, r in zip(chunk, out):
+                results[run_key(c)] = r
+                if cache is not None:
+                    meta = {"library_version": __version__, "device": device, "executor": executor,
+                            "sweep_seconds_so_far": round(time.perf_counter() - t0, 3)}
+                    cache.save(c, r, meta=meta)
+            bar.update(len(chunk))
 
     return SweepResult(
         summary=_summary_table(configs, results),

@@ -98,8 +98,9 @@ def test_corrupt_file_is_an_error_naming_it_before_any_compute(tmp_path, counted
     with pytest.raises(CacheError, match=path.name):
         run_sweep(configs(), c, progress=False)  # the other 3 runs are missing, but nothing is computed
     assert len(counted) == n
-    # Asked to, the sweep recomputes the corrupt run and repairs the file.
-    result = run_sweep(configs(), ResultCache(tmp_path, on_corrupt="recompute"), progress=False)
+    # Asked to, the sweep reports the corrupt run by name, recomputes it and repairs the file.
+    with pytest.warns(UserWarning, match=path.name):
+        result = run_sweep(configs(), ResultCache(tmp_path, on_corrupt="recompute"), progress=False)
     assert result.n_computed == 4
     assert ResultCache(tmp_path).load(configs()[0]) is not None
 
@@ -113,7 +114,8 @@ def test_file_whose_config_differs_from_its_key_is_never_reused(tmp_path):
     path.write_text(json.dumps(record))
     with pytest.raises(CacheError, match="different config"):
         c.load(configs()[0])
-    assert ResultCache(tmp_path, on_corrupt="recompute").load(configs()[0]) is None
+    with pytest.warns(UserWarning, match="does not match its key"):
+        assert ResultCache(tmp_path, on_corrupt="recompute").load(configs()[0]) is None
 
 
 def test_a_new_results_format_version_does_not_reuse_old_files(tmp_path, counted, monkeypatch):

@@ -1,0 +1,94 @@
+"""Where a sweep's chunks run: in this process, in a local process pool, or on Dask.
+
+    serial   in this process, one chunk after another (debugging; the smoke scale)
+    local    a process pool sized to the machine (the default), one thread per worker
+    dask     a Dask distributed Client: an existing scheduler (``scheduler="tcp://host:8786"``,
+             e.g. one started by dask-jobqueue on SLURM) or a LocalCluster started here
+
+Every executor runs the same function on the same chunks, and the sweep writes
+each result into the cache in this process as soon as its chunk finishes, so
+the cache and the results are the same whichever executor ran them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
+
+from .cache import RunResult
+from .configs import ConfigError
+
+EXECUTORS = ("serial", "local", "dask")
+
+
+def run_chunk(kind: str, configs: Sequence[Any], device: str, threads: int | None) -> list[RunResult]:
+    """Run one chunk (in whichever process the executor chose). ``threads`` pins torch's thread count."""
+    from .runs import runner_for
+
+    if threads is not None:
+        os.environ["OMP_NUM_THREADS"] = str(threads)
+        import torch
+
+        torch.set_num_threads(threads)
+    return runner_for(kind)(list(configs), device=device)
+
+
+def check_executor(executor: str, workers: int | None = None) -> None:
+    if executor not in EXECUTORS:
+        raise ConfigError(f"executor must be one of {EXECUTORS}, got {executor!r}")
+    if workers is not None and (not isinstance(workers, int) or workers < 1):
+        raise ConfigError(f"workers must be an integer ≥ 1, got {workers!r}")
+
+
+@contextmanager
+def dask_client(scheduler: str | None, workers: int | None, timeout: float = 10.0) -> Iterator[Any]:
+    """A Client on ``scheduler``, or on a LocalCluster bound to 127.0.0.1 with one thread per worker."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as exc:  # pragma: no cover - dask is a dependency
+        raise ConfigError("executor 'dask' needs the package distributed (pip install 'dask[distributed]')") from exc
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout=timeout)
+        except (OSError, TimeoutError) as exc:
+            raise ConfigError(f"could not reach the Dask scheduler at {scheduler!r} within {timeout:g} s ({exc})") from None
+        with client:
+            yield client
+        return
+    n = workers or os.cpu_count() or 1
+    with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
+        with Client(cluster, timeout=timeout) as client:
+            yield client
+
+
+def run_chunks(
+    chunks: list[tuple[str, list[Any]]],
+    executor: str = "local",
+    device: str = "cpu",
+    workers: int | None = None,
+    scheduler: str | None = None,
+) -> Iterator[tuple[int, list[RunResult]]]:
+    """Yield (chunk index, results) as chunks finish, in any order."""
+    check_executor(executor, workers)
+    if executor == "serial" or (executor == "local" and len(chunks) <= 1):
+        for i, (kind, configs) in enumerate(chunks):
+            yield i, run_chunk(kind, configs, device, None)
+        return
+    if executor == "local":
+        n = min(workers or os.cpu_count() or 1, len(chunks))
+        # spawn, not fork: forking a process whose torch/OpenMP threads are running can deadlock.
+        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = {pool.submit(run_chunk, kind, configs, device, 1): i for i, (kind, configs) in enumerate(chunks)}
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        return
+    from distributed import as_completed as dask_as_completed
+
+    with dask_client(scheduler, workers) as client:
+        futures = [client.submit(run_chunk, kind, configs, device, 1, pure=False) for kind, configs in chunks]
+        index = {f.key: i for i, f in enumerate(futures)}
+        for future in dask_as_completed(futures):
+            yield index[future.key], future.result()
