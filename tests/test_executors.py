@@ -111,3 +111,13 @@ def test_bad_executor_arguments_fail_before_any_compute():
         run_sweep(FAST, None, executor="threads")
     with pytest.raises(ConfigError, match="workers"):
         run_sweep(FAST, None, workers=0)
+
+
+def test_cli_executes_a_chapter_with_parameters(tmp_path, capsys):
+    import nbformat
+
+    out = tmp_path / "ch1.ipynb"
+    assert cli(["execute", "chapters/01_toy_model.ipynb", str(out), "-p", "scale", "smoke", "-p", "T_values", "[64, 128]"]) == 0
+    nb = nbformat.read(str(out), as_version=4)
+    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+    assert "scale='smoke'" in text and "all Figure 1 checks passed" in text
