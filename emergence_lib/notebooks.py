@@ -1,7 +1,7 @@
 """Chapters with parameters, through papermill.
 
     python -m emergence_lib.notebooks prepare --scale smoke --out _build/smoke chapters/*.ipynb
-    python -m emergence_lib.notebooks execute chapters/01_toy_model.ipynb out.ipynb -p scale paper
+    python -m emergence_lib execute chapters/01_toy_model.ipynb out.ipynb -p scale paper   (see `cli`)
 
 ``prepare`` writes each chapter with its parameters injected (papermill's
 ``injected-parameters`` cell, right after the ``parameters`` cell) but does not
@@ -73,18 +73,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--scale", required=True)
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("chapters", nargs="+")
-    e = sub.add_parser("execute", help="run one chapter with parameters")
-    e.add_argument("chapter")
-    e.add_argument("out")
-    e.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     args = parser.parse_args(argv)
-    if args.verb == "prepare":
-        check_scale(args.scale)
-        for ch in args.chapters:
-            print(prepare(ch, Path(args.out) / Path(ch).name, scale=args.scale))
-    else:
-        params = {name: _value(value) for name, value in args.parameter}
-        print(execute(args.chapter, args.out, **params))
+    check_scale(args.scale)
+    for ch in args.chapters:
+        print(prepare(ch, Path(args.out) / Path(ch).name, scale=args.scale))
 
 
 if __name__ == "__main__":
