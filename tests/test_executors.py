@@ -1,7 +1,6 @@
 """Executors agree, sweeps survive a SIGKILL, and the command line's verbs and errors."""
 
 import json
-import os
 import signal
 import subprocess
 import sys

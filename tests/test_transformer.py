@@ -9,7 +9,7 @@ import torch
 from emergence_lib.configs import ConfigError, TransformerRegressionConfig, resolve_device
 from emergence_lib.metrics import fit_power_law
 from emergence_lib.sweep import run_sweep
-from emergence_lib.tasks import SingleLocationRegression, sample_ensemble
+from emergence_lib.tasks import SingleLocationRegression
 from emergence_lib.training import evaluation_steps, train_regression
 from emergence_lib.transformer import EnsembleTransformer, TransformerConfig
 
