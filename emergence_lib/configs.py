@@ -282,3 +282,80 @@ def resolve_device(device: str) -> str:
             raise ConfigError(f"device {device!r} is not available on this machine (no CUDA); use 'cpu' or 'auto'")
         return device
     raise ConfigError(f"device must be 'auto', 'cpu' or 'cuda[:N]', got {device!r}")
+
+
+def check_recall_task(cfg: object) -> None:
+    """Validate the associative-recall task fields: n_tokens, n_pairs, B, p, n_repeated."""
+    n_tokens = check_int("n_tokens (vocabulary size)", cfg.n_tokens, 2)  # type: ignore[attr-defined]
+    n_pairs = check_int("n_pairs", cfg.n_pairs, 1)  # type: ignore[attr-defined]
+    if n_pairs >= n_tokens:
+        raise ConfigError(
+            f"n_pairs must be < n_tokens (got n_pairs={n_pairs}, n_tokens={n_tokens}): the keys other than "
+            "the query are drawn without replacement from the n_tokens − 1 other tokens"
+        )
+    B = check_int("B", cfg.B, 1)  # type: ignore[attr-defined]
+    if B > n_pairs:
+        raise ConfigError(
+            f"B must satisfy 1 ≤ B ≤ n_pairs (got B={B}, n_pairs={n_pairs}): each of the n_pairs slots "
+            "holds the query key with probability B/n_pairs"
+        )
+    p = cfg.p  # type: ignore[attr-defined]
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1:
+        raise ConfigError(f"p must lie in [0, 1], got {p!r}: it is the probability that the query is a repeated token")
+    n_rep = check_int("n_repeated", cfg.n_repeated, 1)  # type: ignore[attr-defined]
+    if n_rep >= n_tokens:
+        raise ConfigError(f"n_repeated must be < n_tokens (got {n_rep}, n_tokens={n_tokens})")
+    for name, value in (("n_tokens", n_tokens), ("n_pairs", n_pairs), ("B", B), ("n_repeated", n_rep)):
+        object.__setattr__(cfg, name, value)
+    object.__setattr__(cfg, "p", float(p))
+
+
+@dataclass(frozen=True)
+class TransformerRecallConfig:
+    """One seed of a Transformer trained on in-context associative recall (paper §3.2, App. C).
+
+    Defaults are Table 1's recall model with LayerNorm (pre-LN) as the text and
+    the rebuttal say (Table 1 says none): 4 layers, 4 heads, width 256, causal
+    attention, Adam 1e-4, batch 32. Emergence is the first evaluation step at
+    which accuracy on ``emergence_on`` data reaches ``threshold`` (the paper:
+    5% on test data, which has B = 1 and p = 0). A run stops at ``stop_factor``
+    × its emergence step, or runs all ``max_steps`` when ``stop_factor`` is None.
+    """
+
+    kind: ClassVar[str] = "transformer_recall"
+
+    n_tokens: int
+    n_pairs: int
+    B: int = 1
+    p: float = 0.0
+    n_repeated: int = 2
+    n_layers: int = 4
+    n_heads: int = 4
+    d_model: int = 256
+    d_qk: int = 64
+    mlp_factor: int = 4
+    layer_norm: bool = True
+    lr: float = 1e-4
+    batch_size: int = 32
+    max_steps: int = 200_000
+    threshold: float = 0.05
+    emergence_on: Literal["test", "train_distribution"] = "test"
+    stop_factor: float | None = 1.5
+    eval_size: int = 512
+    evals_per_decade: int = 30
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        check_recall_task(self)
+        object.__setattr__(self, "lr", check_positive("lr (learning rate)", self.lr))
+        for name in ("n_layers", "n_heads", "d_model", "d_qk", "batch_size", "max_steps", "eval_size", "evals_per_decade"):
+            object.__setattr__(self, name, check_int(name, getattr(self, name), 1))
+        check_int("mlp_factor", self.mlp_factor, 0)
+        check_int("seed", self.seed, 0)
+        check_heads(self.d_model, self.n_heads)
+        if isinstance(self.threshold, bool) or not isinstance(self.threshold, numbers.Real) or not 0 < self.threshold < 1:
+            raise ConfigError(f"threshold (an accuracy) must lie in (0, 1), got {self.threshold!r}")
+        if self.emergence_on not in ("test", "train_distribution"):
+            raise ConfigError(f"emergence_on must be 'test' or 'train_distribution', got {self.emergence_on!r}")
+        if self.stop_factor is not None and not self.stop_factor >= 1:
+            raise ConfigError(f"stop_factor must be ≥ 1 or None (run every step), got {self.stop_factor}")

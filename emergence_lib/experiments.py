@@ -629,6 +629,9 @@ PAPER = {
 
 def figures() -> dict[str, type[FigureConfig]]:
     """Figure name → figure config class (the command line and tests iterate over it)."""
+    from .ablations import Figure13, Figure14, Figure15  # they build on this module
+    from .recall import Figure4, Figure5, Figure16, Figure17
+
     return {
         "figure1": Figure1,
         "figure2": Figure2,
@@ -639,5 +642,12 @@ def figures() -> dict[str, type[FigureConfig]]:
         "figure9": Figure9,
         "figure10": Figure10,
         "figure3": Figure3,
+        "figure4": Figure4,
+        "figure5": Figure5,
         "figure11": Figure11,
+        "figure13": Figure13,
+        "figure14": Figure14,
+        "figure15": Figure15,
+        "figure16": Figure16,
+        "figure17": Figure17,
     }

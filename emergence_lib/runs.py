@@ -15,13 +15,13 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .cache import RunResult
-from .configs import ToyFlowConfig, ToyFullGDConfig, ToySGDConfig, TransformerRegressionConfig
+from .configs import ToyFlowConfig, ToyFullGDConfig, ToySGDConfig, TransformerRecallConfig, TransformerRegressionConfig
 from .metrics import plateau_length, reached
 from .toy import ReducedTrajectory, reduced_flow, refined_plateau_length
 from .toy_cross_sample import cross_sample_flow
 from .toy_full import full_gradient_descent
 from .toy_sgd import sgd_train
-from .training import train_regression
+from .training import train_recall, train_regression
 
 BatchRunner = Callable[..., list[RunResult]]  # (configs, device=...) -> one result per config
 
@@ -111,6 +111,7 @@ RUNNERS: dict[str, BatchRunner] = {
     ToyFullGDConfig.kind: run_toy_full_gd,
     ToySGDConfig.kind: run_toy_sgd,
     TransformerRegressionConfig.kind: train_regression,  # seeds of a group train together
+    TransformerRecallConfig.kind: train_recall,
 }
 
 Chunker = Callable[[list, str], list[list]]  # (configs, device) -> chunks
@@ -142,6 +143,7 @@ CHUNKERS: dict[str, Chunker] = {
     ToyFullGDConfig.kind: _fixed(1),  # seconds each
     ToySGDConfig.kind: _seeds_batched_on_gpu,
     TransformerRegressionConfig.kind: _seeds_batched_on_gpu,
+    TransformerRecallConfig.kind: _seeds_batched_on_gpu,
 }
 
 

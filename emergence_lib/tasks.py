@@ -118,3 +118,110 @@ def sample_ensemble(
     """One batch per task, stacked: inputs (E, n, T, input_dim) and targets (E, n, d)."""
     batches = [task.sample(n, g, **overrides) for task, g in zip(tasks, generators)]
     return torch.stack([b[0] for b in batches]), torch.stack([b[1] for b in batches])
+
+
+@dataclass(frozen=True)
+class RecallBatch:
+    """A batch of associative-recall sequences.
+
+    tokens (n, 2·n_pairs + 1): key₁ value₁ … key_N value_N query;
+    target (n,): the query's value; query_slots (n, n_pairs): slots whose key is the query.
+    """
+
+    tokens: torch.Tensor
+    target: torch.Tensor
+    query_slots: torch.Tensor
+
+
+@dataclass(frozen=True)
+class AssociativeRecallTask:
+    """In-context associative recall (paper App. C.1), the task of one training seed.
+
+    * The query distribution is fixed at creation: ``n_repeated`` (2) tokens,
+      drawn once from ``task_seed``, share probability p; otherwise the query is
+      uniform over the vocabulary.
+    * Every sequence draws a fresh permutation of the vocabulary as its key → value map.
+    * Each of the n_pairs slots holds the query key with probability B/n_pairs;
+      the other keys are distinct tokens drawn without replacement from the
+      n_tokens − 1 others, each followed by its value.
+
+    Zero occurrences (our choice, the spec's recommendation, §3.3): with B = 1,
+    and in test data, the query is placed in exactly one uniformly random slot;
+    with B > 1 a sequence whose Bernoulli draws give no occurrence is redrawn, so
+    the mean count is B / (1 − (1 − B/n_pairs)^n_pairs) (`mean_query_count`).
+    """
+
+    n_tokens: int
+    n_pairs: int
+    B: int = 1
+    p: float = 0.0
+    n_repeated: int = 2
+    task_seed: int = 0
+
+    def __post_init__(self) -> None:
+        from .configs import check_recall_task
+
+        check_recall_task(self)
+        g = torch.Generator().manual_seed(1_000_003 * self.task_seed + 29)
+        repeated = torch.randperm(self.n_tokens, generator=g)[: self.n_repeated]
+        probs = torch.full((self.n_tokens,), (1 - self.p) / self.n_tokens, dtype=torch.float64)
+        probs[repeated] += self.p / self.n_repeated
+        object.__setattr__(self, "_repeated", repeated.sort().values)
+        object.__setattr__(self, "_query_probs", probs)
+
+    @property
+    def seq_len(self) -> int:
+        return 2 * self.n_pairs + 1
+
+    @property
+    def repeated_tokens(self) -> torch.Tensor:  # (n_repeated,)
+        return self._repeated  # type: ignore[attr-defined]
+
+    @property
+    def query_probs(self) -> torch.Tensor:  # (n_tokens,), sums to 1
+        return self._query_probs  # type: ignore[attr-defined]
+
+    def mean_query_count(self, B: int | None = None) -> float:
+        """Expected number of query occurrences per sequence under the zero-redraw rule."""
+        B = self.B if B is None else B
+        if B == 1:
+            return 1.0
+        q = B / self.n_pairs
+        return B / (1 - (1 - q) ** self.n_pairs)
+
+    def sample(self, n: int, generator: torch.Generator, B: int | None = None, p: float | None = None) -> RecallBatch:
+        """n sequences from the training distribution, or with B and p overridden (test: B = 1, p = 0)."""
+        B = self.B if B is None else B
+        p = self.p if p is None else p
+        V, N = self.n_tokens, self.n_pairs
+        values_of = torch.rand(n, V, generator=generator).argsort(dim=1)  # (n, V): a permutation per sequence
+        if p == self.p:
+            probs = self.query_probs
+        else:
+            probs = torch.full((V,), (1 - p) / V, dtype=torch.float64)
+            probs[self.repeated_tokens] += p / self.n_repeated
+        query = torch.multinomial(probs.float(), n, replacement=True, generator=generator)  # (n,)
+        if B == 1:
+            slots = torch.zeros(n, N, dtype=torch.bool)
+            slots[torch.arange(n), torch.randint(N, (n,), generator=generator)] = True
+        else:
+            slots = torch.rand(n, N, generator=generator) < B / N  # (n, N)
+            empty = ~slots.any(dim=1)
+            while empty.any():  # redraw the sequences with no occurrence
+                slots[empty] = torch.rand(int(empty.sum()), N, generator=generator) < B / N
+                empty = ~slots.any(dim=1)
+        scores = torch.rand(n, V, generator=generator)
+        scores[torch.arange(n), query] = 2.0  # the query sorts last: never drawn as another key
+        others = scores.argsort(dim=1)[:, :N]  # (n, N) distinct non-query keys
+        keys = torch.where(slots, query[:, None], others)  # (n, N)
+        values = values_of.gather(1, keys)  # (n, N)
+        tokens = torch.cat([torch.stack([keys, values], dim=2).reshape(n, 2 * N), query[:, None]], dim=1)
+        return RecallBatch(tokens=tokens, target=values_of[torch.arange(n), query], query_slots=slots)
+
+
+def sample_recall_ensemble(
+    tasks: list[AssociativeRecallTask], n: int, generators: list[torch.Generator], **overrides
+) -> RecallBatch:
+    """One batch per task, stacked along a leading ensemble dimension E."""
+    batches = [task.sample(n, g, **overrides) for task, g in zip(tasks, generators)]
+    return RecallBatch(*(torch.stack([getattr(b, f) for b in batches]) for f in ("tokens", "target", "query_slots")))

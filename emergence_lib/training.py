@@ -1,7 +1,7 @@
 """Training loops for the Transformer experiments.
 
 `train_regression` trains one Transformer per seed on single-location
-regression, all the seeds it is given at once (`transformer.EnsembleTransformer`;
+regression (`train_recall`, below, on associative recall), all the seeds it is given at once (`transformer.EnsembleTransformer`;
 sweeps give it one seed at a time on the CPU, where batching is not faster), with
 fresh batches every step and fixed held-out sets evaluated on a log-spaced schedule.
 """
@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections import defaultdict
 from typing import Sequence
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 
 from .cache import RunResult
-from .configs import TransformerRegressionConfig, resolve_device
-from .metrics import NOT_REACHED, plateau_length
-from .tasks import SingleLocationRegression, sample_ensemble
+from .configs import TransformerRecallConfig, TransformerRegressionConfig, resolve_device
+from .metrics import NOT_REACHED, first_crossing, plateau_length
+from .tasks import AssociativeRecallTask, RecallBatch, SingleLocationRegression, sample_ensemble, sample_recall_ensemble
 from .transformer import EnsembleTransformer, TransformerConfig
 
 
@@ -114,6 +116,141 @@ def train_regression(configs: Sequence[TransformerRegressionConfig], device: str
                 "final_time": float(step),
                 "final_loss": float(curve[measured][-1]),
                 "initial_loss": float(curve[measured][0]),
+                "seconds": seconds,
+                "device": device,
+            },
+            curve=curve,
+        ))
+    return results
+
+
+# ------------------------------------------------------------ associative recall --
+
+
+def recall_model_config(c: TransformerRecallConfig) -> TransformerConfig:
+    """One-hot tokens in, logits over the vocabulary out (read at the query, the last position); causal."""
+    return TransformerConfig(
+        input_dim=c.n_tokens, output_dim=c.n_tokens, n_layers=c.n_layers, n_heads=c.n_heads, d_model=c.d_model,
+        d_qk=c.d_qk, mlp_factor=c.mlp_factor, layer_norm=c.layer_norm, causal=True, max_len=2 * c.n_pairs + 1,
+        embedding="lookup",
+    )
+
+
+def _recall_forward(model: EnsembleTransformer, batch: RecallBatch, n_tokens: int, attention: bool = False):
+    x = torch.nn.functional.one_hot(batch.tokens, n_tokens).float()  # (E, n, T, V)
+    return model(x, return_attention=attention)
+
+
+def relevant_attention(patterns: list[torch.Tensor], query_slots: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
+    """The two attention weights of an induction head, averaged over sequences: (E, layers, heads) each.
+
+    * value → key: from the relevant value token (position 2s+1) to its key (2s), the copying step;
+    * query → value: from the query (last position) to the relevant value token, the selection step.
+    Sequences must hold the query exactly once (test data), in slot s.
+    """
+    slot = query_slots.float().argmax(dim=-1)  # (E, n)
+    v_pos, k_pos = 2 * slot + 1, 2 * slot
+    vk, qv = [], []
+    for pattern in patterns:  # (E, n, H, T, T): row = query position, column = key position
+        E, n, H, T, _ = pattern.shape
+        rows = pattern.gather(3, v_pos[:, :, None, None, None].expand(E, n, H, 1, T))[:, :, :, 0, :]  # (E, n, H, T)
+        vk.append(rows.gather(3, k_pos[:, :, None, None].expand(E, n, H, 1))[..., 0].mean(1))  # (E, H)
+        last = pattern[:, :, :, -1, :]  # (E, n, H, T): the query's row
+        qv.append(last.gather(3, v_pos[:, :, None, None].expand(E, n, H, 1))[..., 0].mean(1))  # (E, H)
+    return torch.stack(vk, 1).cpu().numpy(), torch.stack(qv, 1).cpu().numpy()
+
+
+def train_recall(configs: Sequence[TransformerRecallConfig], device: str = "cpu") -> list[RunResult]:
+    """Train the seeds of ``configs`` (which differ only in their seed) on associative recall.
+
+    Records, on a log-spaced schedule, accuracy and loss on test data (B = 1,
+    p = 0: the query exactly once) and, when the run has repetition, on the
+    training distribution; and the induction-head attention weights per layer
+    and head on the test data (`relevant_attention`).
+    """
+    configs = list(configs)
+    base = dataclasses.replace(configs[0], seed=0)
+    if any(dataclasses.replace(c, seed=0) != base for c in configs):
+        raise ValueError("train_recall: configs must differ only in their seed")
+    device = resolve_device(device)
+    seeds = [c.seed for c in configs]
+    c = base
+    t0 = time.perf_counter()
+    tasks = [AssociativeRecallTask(c.n_tokens, c.n_pairs, c.B, c.p, c.n_repeated, s) for s in seeds]
+    train_gens = [torch.Generator().manual_seed(104_729 * s + 11) for s in seeds]
+    eval_gens = [torch.Generator().manual_seed(104_729 * s + 13) for s in seeds]
+    repeated = c.B > 1 or c.p > 0
+    eval_sets = {"test": sample_recall_ensemble(tasks, c.eval_size, eval_gens, B=1, p=0.0)}
+    if repeated:
+        eval_sets["train_distribution"] = sample_recall_ensemble(tasks, c.eval_size, eval_gens)
+    eval_sets = {k: RecallBatch(*(t.to(device) for t in (b.tokens, b.target, b.query_slots))) for k, b in eval_sets.items()}
+    measured = c.emergence_on if repeated else "test"
+
+    model = EnsembleTransformer(recall_model_config(c), seeds).to(device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=c.lr)
+    E, L, H = len(seeds), c.n_layers, c.n_heads
+    schedule = set(evaluation_steps(c.max_steps, c.evals_per_decade).tolist())
+    records: dict[str, list] = defaultdict(list)
+    crossed_at = np.full(E, np.nan)
+    diverged = np.zeros(E, dtype=bool)
+    step = 0
+    for step in range(c.max_steps + 1):
+        if step in schedule:
+            records["step"].append(step)
+            with torch.no_grad():
+                for name, batch in eval_sets.items():
+                    out = _recall_forward(model, batch, c.n_tokens, attention=name == "test")
+                    logits, patterns = out if name == "test" else (out, None)
+                    loss = F.cross_entropy(logits.transpose(1, 2), batch.target, reduction="none").mean(1)  # (E,)
+                    acc = (logits.argmax(-1) == batch.target).float().mean(1)  # (E,)
+                    records[f"loss_{name}"].append(loss.double().cpu().numpy())
+                    records[f"accuracy_{name}"].append(acc.double().cpu().numpy())
+                    if patterns is not None:
+                        vk, qv = relevant_attention(patterns, batch.query_slots)  # (E, L, H) each
+                        records["attn_value_to_key"].append(vk)
+                        records["attn_query_to_value"].append(qv)
+            diverged |= ~np.isfinite(records[f"loss_{measured}"][-1])
+            newly = np.isnan(crossed_at) & (records[f"accuracy_{measured}"][-1] >= c.threshold)
+            crossed_at[newly] = step
+            stop = c.stop_factor is not None and (~np.isnan(crossed_at) & (step >= c.stop_factor * crossed_at))
+            if (diverged | stop).all():
+                break
+        if step == c.max_steps:
+            break
+        batch = sample_recall_ensemble(tasks, c.batch_size, train_gens)
+        batch = RecallBatch(*(t.to(device) for t in (batch.tokens, batch.target, batch.query_slots)))
+        logits = _recall_forward(model, batch, c.n_tokens)  # (E, batch, V)
+        loss = F.cross_entropy(logits.transpose(1, 2), batch.target, reduction="none").mean(1).sum()  # members independent
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+
+    seconds = (time.perf_counter() - t0) / E
+    steps = np.array(records["step"], dtype=float)
+    results = []
+    for e, cfg in enumerate(configs):
+        curve: dict[str, np.ndarray] = {"step": steps}
+        for key in [k for k in records if k.startswith(("loss_", "accuracy_"))]:
+            curve[key] = np.array([r[e] for r in records[key]])
+        for key in ("attn_value_to_key", "attn_query_to_value"):
+            arr = np.stack([r[e] for r in records[key]])  # (n_evals, L, H)
+            for layer in range(L):
+                for head in range(H):
+                    curve[f"{key}_L{layer + 1}H{head + 1}"] = arr[:, layer, head]
+        acc = curve[f"accuracy_{measured}"]
+        ok = np.isfinite(curve[f"loss_{measured}"])
+        emergence = first_crossing(steps[ok], acc[ok], cfg.threshold, direction="up") if ok.any() else NOT_REACHED
+        status = "crossed" if np.isfinite(emergence) else ("diverged" if diverged[e] else "not_reached")
+        results.append(RunResult(
+            summary={
+                "emergence_step": float(emergence) if status != "diverged" else float("nan"),
+                "reached": status == "crossed",
+                "status": status,
+                "measured_on": measured,
+                "steps_run": int(step),
+                "final_accuracy": float(acc[-1]),
+                "final_test_accuracy": float(curve["accuracy_test"][-1]),
+                "final_loss": float(curve[f"loss_{measured}"][-1]),
                 "seconds": seconds,
                 "device": device,
             },

@@ -1,0 +1,193 @@
+"""Figures 4, 5, 16 and 17 (paper §3, App. C): in-context associative recall.
+
+* Figure 4: accuracy and loss over training for several n_pairs; emergence
+  time vs vocabulary size per n_pairs, the learning rate picked per
+  configuration from the scale's candidates (as the paper did), and the fit
+  C·n_tokens^α·n_pairs^β.
+* Figure 5: in-context (B) and cross-sample (p) repetition in training,
+  evaluated on test data without repetition; runs go their full budget so that
+  overfitting (and any late recovery) shows.
+* Figure 16: the same runs read on their training distribution.
+* Figure 17: the induction-head attention weights per layer and head over training.
+
+Emergence threshold: the paper's 5% test accuracy works at its vocabularies
+(chance 1/256) but not at small ones, where a model that answers with *some*
+value of the context already scores about 1/n_pairs during the plateau. The
+cpu scale uses 50% (the middle of the jump); the chapters also read 5% and
+2/n_pairs off the recorded curves and say which number uses which.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+
+from .configs import Scale, TransformerRecallConfig, check_scale
+from .experiments import FigureConfig
+from .metrics import NOT_REACHED, PowerLawFit, first_crossing, fit_power_law, mean_over_seeds
+from .sweep import SweepResult
+
+RECALL_SCALES: dict[str, dict[str, Any]] = {
+    "smoke": {
+        "model": {"d_model": 32, "d_qk": 8, "n_layers": 2, "n_heads": 2}, "lrs": (3e-3,), "seeds": (0,),
+        "threshold": 0.5, "max_steps": 1500, "eval_size": 128,
+        "n_tokens": (8, 12), "n_pairs": (2, 3),
+        "fig5": {"n_tokens": 8, "n_pairs": 4, "B": (1, 2), "p": (0.0, 0.4), "lr": 3e-3, "steps": 600},
+    },
+    "cpu": {
+        "model": {"d_model": 64, "d_qk": 16, "n_layers": 4, "n_heads": 4}, "lrs": (3e-4, 1e-3, 3e-3), "seeds": (0, 1),
+        "threshold": 0.5, "max_steps": 20_000, "eval_size": 256,
+        "n_tokens": (16, 32, 64), "n_pairs": (4, 6, 8),
+        "fig5": {"n_tokens": 32, "n_pairs": 8, "B": (1, 2, 4), "p": (0.0, 0.2, 0.4, 0.8), "lr": 1e-3, "steps": 8000},
+    },
+    "paper": {
+        "model": {"d_model": 256, "d_qk": 64, "n_layers": 4, "n_heads": 4}, "lrs": (1e-5, 3e-5, 1e-4), "seeds": (0, 1, 2),
+        "threshold": 0.05, "max_steps": 200_000, "eval_size": 512,
+        "n_tokens": (32, 64, 128, 256), "n_pairs": (8, 16, 32, 64),
+        "fig5": {"n_tokens": 256, "n_pairs": 32, "B": (1, 2, 4, 8), "p": (0.0, 0.2, 0.4, 0.8), "lr": 1e-4, "steps": 150_000},
+    },
+}
+
+# Reported values, for labelled comparison only (never used in computation).
+PAPER_RECALL: dict[str, Any] = {
+    "figure4": {"C": 0.55, "N_tokens": 0.79, "N_pairs": 2.25, "R2": 0.982},  # steps to 5% test accuracy
+    "figure5_speedup": {"B": 4.0, "p": 2.0},  # "~4×" in-context, "~2×" cross-sample (§3.3)
+    "figure17_layers": {"value_to_key": 3, "query_to_value": 4},  # copying in layer 3, selection in layer 4 (of 4)
+}
+
+
+@dataclass(frozen=True)
+class _Recall(FigureConfig):
+    scale: Scale = "cpu"
+
+    def __post_init__(self) -> None:
+        check_scale(self.scale)
+        self.runs()  # every run config validates now, before any compute
+
+    @property
+    def grid(self) -> dict[str, Any]:
+        return RECALL_SCALES[self.scale]
+
+    def _runs(self, **kw: Any) -> list[TransformerRecallConfig]:
+        g = self.grid
+        base = dict(threshold=g["threshold"], max_steps=g["max_steps"], eval_size=g["eval_size"], **g["model"]) | kw
+        return [TransformerRecallConfig(seed=s, **base) for s in g["seeds"]]
+
+
+@dataclass(frozen=True)
+class Figure4(_Recall):
+    """Figure 4: no repetition; every (n_tokens, n_pairs) with n_pairs < n_tokens, at every candidate lr."""
+
+    name: ClassVar[str] = "Figure 4"
+
+    def sweeps(self) -> dict[str, list[TransformerRecallConfig]]:
+        g = self.grid
+        return {
+            "grid": [
+                r for lr in g["lrs"] for V in g["n_tokens"] for N in g["n_pairs"] if N < V
+                for r in self._runs(n_tokens=V, n_pairs=N, lr=lr)
+            ]
+        }
+
+
+@dataclass(frozen=True)
+class Figure5(_Recall):
+    """Figure 5 (and 16): repetition in training, full-length runs; emergence measured on test data."""
+
+    name: ClassVar[str] = "Figure 5"
+
+    def _common(self) -> dict[str, Any]:
+        f = self.grid["fig5"]
+        return dict(n_tokens=f["n_tokens"], n_pairs=f["n_pairs"], lr=f["lr"], max_steps=f["steps"], stop_factor=None)
+
+    def sweeps(self) -> dict[str, list[TransformerRecallConfig]]:
+        f, common = self.grid["fig5"], self._common()
+        return {
+            "B": [r for B in f["B"] for r in self._runs(B=B, **common)],
+            "p": [r for p in f["p"] for r in self._runs(p=p, **common)],
+        }
+
+
+@dataclass(frozen=True)
+class Figure16(Figure5):
+    """Figure 16: Figure 5's runs, read on their training distribution (no runs of its own)."""
+
+    name: ClassVar[str] = "Figure 16"
+
+
+@dataclass(frozen=True)
+class Figure17(Figure5):
+    """Figure 17: induction-head attention over training: Figure 5's runs without repetition (as in the paper)."""
+
+    name: ClassVar[str] = "Figure 17"
+
+    def sweeps(self) -> dict[str, list[TransformerRecallConfig]]:
+        return {"attention": self._runs(**self._common())}
+
+
+# ------------------------------------------------------------------ analysis --
+
+
+def crossing_steps(result: SweepResult, level: float | dict[int, float], on: str = "test") -> pd.DataFrame:
+    """Per run: the first step at which accuracy on ``on`` data reaches ``level``, read off the recorded curve.
+
+    ``level`` is a number, or a map n_pairs → level (e.g. 2/n_pairs). NOT_REACHED if never.
+    """
+    rows = []
+    column = f"accuracy_{on}"
+    for run_id, curve in result.curves.groupby("run", sort=False):
+        meta = result.summary.loc[result.summary["run"] == run_id].iloc[0]
+        lvl = level[int(meta["n_pairs"])] if isinstance(level, dict) else level
+        t = first_crossing(curve["step"].to_numpy(), curve[column].to_numpy(), lvl, direction="up")
+        rows.append({**meta.to_dict(), "emergence_step": t, "level": lvl})
+    return pd.DataFrame(rows)
+
+
+def best_lr_table(summary: pd.DataFrame, value: str = "emergence_step") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Seed means per (n_tokens, n_pairs, lr), and the fastest lr per (n_tokens, n_pairs) (the paper's choice)."""
+    every = mean_over_seeds(summary, ["n_tokens", "n_pairs", "lr"], value=value)
+    best = every.sort_values(value).groupby(["n_tokens", "n_pairs"], as_index=False).first()
+    return every, best.sort_values(["n_pairs", "n_tokens"]).reset_index(drop=True)
+
+
+def figure4_fit(best: pd.DataFrame, value: str = "emergence_step") -> tuple[pd.DataFrame, PowerLawFit]:
+    """C·N_tokens^α·N_pairs^β on the best-lr seed means (rows that never emerged are refused by the fit).
+
+    Returns the table with the paper's column names (N_tokens, N_pairs) and the fit.
+    """
+    table = best.rename(columns={"n_tokens": "N_tokens", "n_pairs": "N_pairs"})
+    return table, fit_power_law(table, ["N_tokens", "N_pairs"], target=value)
+
+
+def speedups(table: pd.DataFrame, by: str, value: str = "emergence_step") -> pd.DataFrame:
+    """Emergence speed-up of each repetition level against none (B = 1 or p = 0), from seed means."""
+    means = mean_over_seeds(table, [by], value=value)
+    base = float(means.loc[means[by] == means[by].min(), value].iloc[0])
+    means["speedup"] = base / means[value]
+    return means
+
+
+def attention_summary(result: SweepResult) -> pd.DataFrame:
+    """Tidy attention table: one row per (run, step, kind, layer, head) with the weight."""
+    rows = []
+    for run_id, curve in result.curves.groupby("run", sort=False):
+        seed = int(result.summary.loc[result.summary["run"] == run_id, "seed"].iloc[0])
+        for column in curve.columns:
+            if not column.startswith("attn_"):
+                continue
+            kind, lh = column.removeprefix("attn_").rsplit("_L", 1)
+            layer, head = (int(v) for v in lh.split("H"))
+            rows.append(pd.DataFrame({"seed": seed, "step": curve["step"].to_numpy(), "kind": kind, "layer": layer,
+                                      "head": head, "weight": curve[column].to_numpy()}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def rise_step(steps: np.ndarray, values: np.ndarray, fraction: float = 0.5) -> float:
+    """First step at which ``values`` cover ``fraction`` of the way from their initial to their maximum value."""
+    start, top = float(values[0]), float(np.max(values))
+    if top <= start:
+        return NOT_REACHED
+    return first_crossing(steps, (values - start) / (top - start), fraction, direction="up")
