@@ -26,7 +26,9 @@ def test_ablation_grids_have_three_values_per_fitted_axis_except_smoke(scale):
 def test_figure14_variants_and_the_shared_run():
     fig14 = ablations.Figure14(scale="cpu")
     sweeps = fig14.sweeps()
+    longer = sweeps.pop("longer contexts")
     assert list(sweeps) == list(ablations.TASK_VARIANTS)
+    assert {(r.random_position, r.relevance_feature) for r in longer} == set(ablations.TASK_VARIANTS.values())
     for name, runs in sweeps.items():
         rand, feat = ablations.TASK_VARIANTS[name]
         assert all(r.random_position == rand and r.relevance_feature == feat for r in runs)
@@ -52,11 +54,13 @@ def test_figure15_searches_around_its_chosen_learning_rates(scale):
 @pytest.mark.parametrize("scale", ["smoke", "cpu", "paper"])
 def test_recall_grids(scale):
     g = recall.RECALL_SCALES[scale]
-    runs = recall.Figure4(scale=scale).runs()
-    assert all(r.n_pairs < r.n_tokens for r in runs)
-    assert {r.lr for r in runs} == set(g["lrs"])
+    sweeps = recall.Figure4(scale=scale).sweeps()
+    assert all(r.n_pairs < r.n_tokens for rs in sweeps.values() for r in rs)
+    assert {r.lr for r in sweeps["grid"]} == set(g["lrs"])
+    assert {r.lr for r in sweeps["lr_probe"]} <= {g["lr_probe"]["lr"]}
     if scale != "smoke":
-        assert len(g["n_tokens"]) >= 3 and len(g["n_pairs"]) >= 3 and len(g["lrs"]) >= 3
+        assert len(g["n_tokens"]) >= 3 and len(g["n_pairs"]) >= 3 and len(g["lrs"]) >= 2
+        assert g["lr_probe"]["lr"] > max(g["lrs"])  # the probe brackets the candidates from above
         assert max(g["fig5"]["B"]) <= g["fig5"]["n_pairs"] // 2 or scale == "paper"
     five = recall.Figure5(scale=scale)
     keys5 = {run_key(r) for r in five.runs()}
