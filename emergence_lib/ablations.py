@@ -21,8 +21,8 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from .configs import Scale, TransformerRegressionConfig, check_scale
-from .experiments import FigureConfig
+from .configs import TransformerRegressionConfig
+from .experiments import ScaledFigure
 from .metrics import PowerLawFit, fit_power_law, mean_over_seeds
 from .sweep import SweepResult
 
@@ -75,16 +75,8 @@ PAPER_ABLATIONS: dict[str, dict[str, float]] = {
 
 
 @dataclass(frozen=True)
-class _Ablation(FigureConfig):
-    scale: Scale = "cpu"
-
-    def __post_init__(self) -> None:
-        check_scale(self.scale)
-        self.runs()  # every run config validates now, before any compute
-
-    @property
-    def grid(self) -> dict[str, Any]:
-        return ABLATION_SCALES[self.scale]
+class _Ablation(ScaledFigure):
+    GRIDS: ClassVar[dict[str, dict[str, Any]]] = ABLATION_SCALES
 
     def _runs(self, T: int, d: int, **kw: Any) -> list[TransformerRegressionConfig]:
         g = self.grid

@@ -95,6 +95,26 @@ class FigureConfig:
         }
 
 
+@dataclass(frozen=True)
+class ScaledFigure(FigureConfig):
+    """A figure whose grids are one row per scale of a table (``GRIDS[scale]``, read as ``self.grid``).
+
+    Every run config is built, and so validated, on creation: bad input fails before any compute.
+    """
+
+    GRIDS: ClassVar[dict[str, dict[str, Any]]]
+
+    scale: Scale = "cpu"
+
+    def __post_init__(self) -> None:
+        check_scale(self.scale)
+        self.runs()
+
+    @property
+    def grid(self) -> dict[str, Any]:
+        return self.GRIDS[self.scale]
+
+
 # ---------------------------------------------------------------- Figure 1 --
 
 # Panel (c) grids. The paper's T lines are read off its legend; its d grid is
@@ -426,7 +446,7 @@ FIGURE9_GRIDS = {
 
 
 @dataclass(frozen=True)
-class Figure9(FigureConfig):
+class Figure9(ScaledFigure):
     """Figure 9: the reduced flow against SGD on sampled data (batch 32, lr 1).
 
     The paper's set-up draws W and W* with N(0, 1/d) entries; we also run SGD
@@ -435,18 +455,10 @@ class Figure9(FigureConfig):
     """
 
     name: ClassVar[str] = "Figure 9"
+    GRIDS: ClassVar[dict[str, dict[str, Any]]] = FIGURE9_GRIDS
 
-    scale: Scale = "cpu"
     batch_size: int = 32
     lr: float = 1.0
-
-    def __post_init__(self) -> None:
-        check_scale(self.scale)
-        self.runs()
-
-    @property
-    def grid(self) -> dict[str, Any]:
-        return FIGURE9_GRIDS[self.scale]
 
     def sweeps(self) -> dict[str, list[Any]]:
         g = self.grid
@@ -501,7 +513,7 @@ TRANSFORMER_SCALES: dict[str, dict[str, Any]] = {
 
 
 @dataclass(frozen=True)
-class Figure3(FigureConfig):
+class Figure3(ScaledFigure):
     """Figure 3: a 2-layer, 4-head Transformer (no LayerNorm) on single-location regression.
 
     Left: plateau vs d per T (B = 1). Middle: plateau vs d per B at T = T_B,
@@ -514,16 +526,7 @@ class Figure3(FigureConfig):
     """
 
     name: ClassVar[str] = "Figure 3"
-
-    scale: Scale = "cpu"
-
-    def __post_init__(self) -> None:
-        check_scale(self.scale)
-        self.runs()
-
-    @property
-    def grid(self) -> dict[str, Any]:
-        return TRANSFORMER_SCALES[self.scale]
+    GRIDS: ClassVar[dict[str, dict[str, Any]]] = TRANSFORMER_SCALES
 
     def _runs(self, T: int, d: int, **kw: Any) -> list[TransformerRegressionConfig]:
         g = self.grid
@@ -595,19 +598,14 @@ def exponent_drift(joint: pd.DataFrame, larger: pd.DataFrame) -> pd.DataFrame:
 
 
 @dataclass(frozen=True)
-class Figure11(FigureConfig):
+class Figure11(ScaledFigure):
     """Figure 11: learning curves of several seeds (each its own relevant positions and W*)."""
 
     name: ClassVar[str] = "Figure 11"
-
-    scale: Scale = "cpu"
-
-    def __post_init__(self) -> None:
-        check_scale(self.scale)
-        self.runs()
+    GRIDS: ClassVar[dict[str, dict[str, Any]]] = TRANSFORMER_SCALES
 
     def sweeps(self) -> dict[str, list[TransformerRegressionConfig]]:
-        g = TRANSFORMER_SCALES[self.scale]
+        g = self.grid
         f = g["fig11"]
         return {
             "curves": [

@@ -25,8 +25,8 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from .configs import Scale, TransformerRecallConfig, check_scale
-from .experiments import FigureConfig
+from .configs import TransformerRecallConfig
+from .experiments import ScaledFigure
 from .metrics import NOT_REACHED, PowerLawFit, first_crossing, fit_power_law, mean_over_seeds
 from .sweep import SweepResult
 
@@ -65,16 +65,8 @@ PAPER_RECALL: dict[str, Any] = {
 
 
 @dataclass(frozen=True)
-class _Recall(FigureConfig):
-    scale: Scale = "cpu"
-
-    def __post_init__(self) -> None:
-        check_scale(self.scale)
-        self.runs()  # every run config validates now, before any compute
-
-    @property
-    def grid(self) -> dict[str, Any]:
-        return RECALL_SCALES[self.scale]
+class _Recall(ScaledFigure):
+    GRIDS: ClassVar[dict[str, dict[str, Any]]] = RECALL_SCALES
 
     def _runs(self, **kw: Any) -> list[TransformerRecallConfig]:
         g = self.grid

@@ -42,15 +42,19 @@ def _mse(pred: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     return 0.5 * ((pred - y) ** 2).sum(-1).mean(-1)
 
 
-def train_regression(configs: Sequence[TransformerRegressionConfig], device: str = "cpu") -> list[RunResult]:
-    """Train the seeds of ``configs`` together. They must differ only in their seed."""
+def seed_group(configs: Sequence, who: str) -> tuple[list, object, list[int]]:
+    """(configs, their common config with seed 0, their seeds): configs trained together must differ only in their seed."""
     configs = list(configs)
     base = dataclasses.replace(configs[0], seed=0)
     if any(dataclasses.replace(c, seed=0) != base for c in configs):
-        raise ValueError("train_regression: configs must differ only in their seed")
+        raise ValueError(f"{who}: configs must differ only in their seed")
+    return configs, base, [c.seed for c in configs]
+
+
+def train_regression(configs: Sequence[TransformerRegressionConfig], device: str = "cpu") -> list[RunResult]:
+    """Train the seeds of ``configs`` together. They must differ only in their seed."""
+    configs, c, seeds = seed_group(configs, "train_regression")
     device = resolve_device(device)
-    seeds = [c.seed for c in configs]
-    c = base
     t0 = time.perf_counter()
 
     tasks = [
@@ -168,13 +172,8 @@ def train_recall(configs: Sequence[TransformerRecallConfig], device: str = "cpu"
     training distribution; and the induction-head attention weights per layer
     and head on the test data (`relevant_attention`).
     """
-    configs = list(configs)
-    base = dataclasses.replace(configs[0], seed=0)
-    if any(dataclasses.replace(c, seed=0) != base for c in configs):
-        raise ValueError("train_recall: configs must differ only in their seed")
+    configs, c, seeds = seed_group(configs, "train_recall")
     device = resolve_device(device)
-    seeds = [c.seed for c in configs]
-    c = base
     t0 = time.perf_counter()
     tasks = [AssociativeRecallTask(c.n_tokens, c.n_pairs, c.B, c.p, c.n_repeated, s) for s in seeds]
     train_gens = [torch.Generator().manual_seed(104_729 * s + 11) for s in seeds]
