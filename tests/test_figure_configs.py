@@ -27,6 +27,9 @@ def test_figure14_variants_and_the_shared_run():
     fig14 = ablations.Figure14(scale="cpu")
     sweeps = fig14.sweeps()
     longer = sweeps.pop("longer contexts")
+    wide = sweeps.pop("paper width")
+    assert {r.d_model for r in wide} == {256} and all(r.relevance_feature for r in wide)
+    assert {r.random_position for r in wide} == {True, False}
     assert list(sweeps) == list(ablations.TASK_VARIANTS)
     assert {(r.random_position, r.relevance_feature) for r in longer} == set(ablations.TASK_VARIANTS.values())
     for name, runs in sweeps.items():
