@@ -132,6 +132,9 @@ class RecallBatch:
     target: torch.Tensor
     query_slots: torch.Tensor
 
+    def to(self, device: str) -> "RecallBatch":
+        return RecallBatch(self.tokens.to(device), self.target.to(device), self.query_slots.to(device))
+
 
 @dataclass(frozen=True)
 class AssociativeRecallTask:

@@ -182,7 +182,7 @@ def train_recall(configs: Sequence[TransformerRecallConfig], device: str = "cpu"
     eval_sets = {"test": sample_recall_ensemble(tasks, c.eval_size, eval_gens, B=1, p=0.0)}
     if repeated:
         eval_sets["train_distribution"] = sample_recall_ensemble(tasks, c.eval_size, eval_gens)
-    eval_sets = {k: RecallBatch(*(t.to(device) for t in (b.tokens, b.target, b.query_slots))) for k, b in eval_sets.items()}
+    eval_sets = {k: b.to(device) for k, b in eval_sets.items()}
     measured = c.emergence_on if repeated else "test"
 
     model = EnsembleTransformer(recall_model_config(c), seeds).to(device)
@@ -216,8 +216,7 @@ def train_recall(configs: Sequence[TransformerRecallConfig], device: str = "cpu"
                 break
         if step == c.max_steps:
             break
-        batch = sample_recall_ensemble(tasks, c.batch_size, train_gens)
-        batch = RecallBatch(*(t.to(device) for t in (batch.tokens, batch.target, batch.query_slots)))
+        batch = sample_recall_ensemble(tasks, c.batch_size, train_gens).to(device)
         logits = _recall_forward(model, batch, c.n_tokens)  # (E, batch, V)
         loss = F.cross_entropy(logits.transpose(1, 2), batch.target, reduction="none").mean(1).sum()  # members independent
         optimizer.zero_grad(set_to_none=True)
