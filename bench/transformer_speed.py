@@ -1,9 +1,13 @@
 """Speed of the cpu-scale Transformer, measured in one run (make bench).
 
 Prints:
-1. training steps/s of the cpu-scale model (Figure 3's, at T = 64, d = 16), one model;
-2. its achieved FLOP/s as a fraction of a large matmul's FLOP/s on this machine (same threads);
+1. for the 1×1, 2×4 and 4×4 models at cpu-scale shapes (width 64, QK 16, T = 64, d = 16, batch 32), training
+   steps/s with the last layer computed at the readout position only (the default) and with the full
+   computation, their ratio, and the FLOP/s each achieves as a fraction of a 1024² matmul's (same run);
+2. torch.compile on the default 2×4 step (kept out of the library unless it wins here);
 3. the ratio of batched-seeds training (one ensemble model) to a one-model-at-a-time loop.
+Timings alternate between the variants and keep each one's best of three, so load on the machine hurts
+all of them alike.
 """
 
 from __future__ import annotations
@@ -18,15 +22,18 @@ from emergence_lib.training import _mse
 from emergence_lib.transformer import EnsembleTransformer, TransformerConfig
 
 
-def steps_per_second(seeds: list[int], T: int, d: int, steps: int, model_kw: dict, lr: float) -> float:
+def steps_per_second(
+    seeds: list[int], T: int, d: int, steps: int, model_kw: dict, lr: float, full: bool = False, compile: bool = False
+) -> float:
     tasks = [SingleLocationRegression(T, d, task_seed=s) for s in seeds]
     gens = [torch.Generator().manual_seed(s) for s in seeds]
     model = EnsembleTransformer(TransformerConfig(input_dim=d + 1, output_dim=d, max_len=T, **model_kw), seeds)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
+    forward = torch.compile(model) if compile else model
 
     def step() -> None:
         x, y = sample_ensemble(tasks, 32, gens)
-        loss = _mse(model(x), y).sum()
+        loss = _mse(forward(x, full=full), y).sum()
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -39,14 +46,25 @@ def steps_per_second(seeds: list[int], T: int, d: int, steps: int, model_kw: dic
     return steps / (time.perf_counter() - t0)
 
 
-def training_flops(T: int, d: int, d_model: int, d_qk: int, n_layers: int, n_heads: int, mlp_factor: int, batch: int = 32) -> float:
-    """Forward + backward ≈ 3 × forward matmul FLOPs of one step (2 per multiply-add)."""
-    tokens = batch * T
-    per_layer = 2 * tokens * d_model * (2 * n_heads * d_qk + d_model)  # q, k, v projections
-    per_layer += 2 * tokens * d_model * d_model  # output projection
-    per_layer += 2 * batch * n_heads * T * T * (d_qk + d_model // n_heads)  # scores and weighted values
-    per_layer += 2 * 2 * tokens * d_model * mlp_factor * d_model  # MLP
-    forward = n_layers * per_layer + 2 * tokens * (d + 1) * d_model + 2 * batch * d_model * d
+def training_flops(
+    T: int, d: int, d_model: int, d_qk: int, n_layers: int, n_heads: int, mlp_factor: int, batch: int = 32, full: bool = True
+) -> float:
+    """Forward + backward ≈ 3 × forward matmul FLOPs of one step (2 per multiply-add).
+
+    ``full=False`` counts what the default forward does: the last layer's keys and values at every
+    position, but its query, attention, output projection and MLP at the last position only.
+    """
+
+    def layer(Tq: int) -> float:
+        flops = 2 * batch * T * d_model * (n_heads * d_qk + d_model)  # keys and values, every position
+        flops += 2 * batch * Tq * d_model * n_heads * d_qk  # queries
+        flops += 2 * batch * Tq * d_model * d_model  # output projection
+        flops += 2 * batch * n_heads * Tq * T * (d_qk + d_model // n_heads)  # scores and weighted values
+        flops += 2 * 2 * batch * Tq * d_model * mlp_factor * d_model  # MLP
+        return flops
+
+    last = layer(T if full else 1)
+    forward = (n_layers - 1) * layer(T) + last + 2 * batch * T * (d + 1) * d_model + 2 * batch * d_model * d
     return 3.0 * forward
 
 
@@ -61,24 +79,39 @@ def matmul_flops_per_second(n: int = 1024, repeat: int = 20) -> float:
 
 def main() -> None:
     g = TRANSFORMER_SCALES["cpu"]
-    model_kw = dict(d_model=g["model"]["d_model"], d_qk=g["model"]["d_qk"], n_layers=2, n_heads=4, mlp_factor=4)
-    T, d, steps = 64, 16, 60
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s); cpu-scale model {model_kw}, T={T}, d={d}, batch 32")
-    one = steps_per_second([0], T, d, steps, model_kw, g["lr"])
-    peak = matmul_flops_per_second()
-    achieved = one * training_flops(T, d, **model_kw)
-    print(f"1. one model: {one:.1f} steps/s")
-    print(f"2. achieved {achieved / 1e9:.1f} GFLOP/s vs a 1024² matmul's {peak / 1e9:.1f} GFLOP/s: {achieved / peak:.2f} of it")
+    width = dict(d_model=g["model"]["d_model"], d_qk=g["model"]["d_qk"], mlp_factor=4)
+    T, d, steps = 64, 16, 40
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s); width {width}, T={T}, d={d}, batch 32")
+    peak = max(matmul_flops_per_second() for _ in range(3))
+    print(f"a 1024² matmul: {peak / 1e9:.1f} GFLOP/s")
+    for n_layers, n_heads in [(1, 1), (2, 4), (4, 4)]:
+        kw = dict(width, n_layers=n_layers, n_heads=n_heads)
+        best = {False: 0.0, True: 0.0}
+        for _ in range(3):  # alternate, best of three each
+            for full in (False, True):
+                best[full] = max(best[full], steps_per_second([0], T, d, steps, kw, g["lr"], full=full))
+        fast, full = best[False], best[True]
+        frac_fast = fast * training_flops(T, d, **kw, full=False) / peak
+        frac_full = full * training_flops(T, d, **kw, full=True) / peak
+        print(f"1. {n_layers}×{n_heads}: last position only {fast:.1f} steps/s, full {full:.1f} steps/s: "
+              f"{fast / full:.2f}x; matmul-rate fraction {frac_fast:.2f} (last only) / {frac_full:.2f} (full)")
+    kw = dict(width, n_layers=2, n_heads=4)
+    t0 = time.perf_counter()
+    compiled = steps_per_second([0], T, d, 5, kw, g["lr"], compile=True)  # the first call compiles
+    compile_seconds = time.perf_counter() - t0
+    eager = compiled_best = 0.0
+    for _ in range(3):
+        eager = max(eager, steps_per_second([0], T, d, steps, kw, g["lr"]))
+        compiled_best = max(compiled_best, steps_per_second([0], T, d, steps, kw, g["lr"], compile=True))
+    print(f"2. torch.compile, 2×4: {compiled_best:.1f} vs eager {eager:.1f} steps/s: {compiled_best / eager:.2f}x "
+          f"(plus ~{compile_seconds:.0f} s to compile a model)")
     threads = torch.get_num_threads()
     for n_seeds in (2, 5):
         seeds = list(range(n_seeds))
-        for t in sorted({1, threads}):
-            torch.set_num_threads(t)
-            batched = steps_per_second(seeds, T, d, steps, model_kw, g["lr"])
-            loop = 1.0 / sum(1.0 / steps_per_second([s], T, d, steps, model_kw, g["lr"]) for s in seeds)
-            print(f"3. {n_seeds} seeds, {t} thread(s): batched {batched:.1f} steps/s vs loop {loop:.1f} steps/s:"
-                  f" batched/loop = {batched / loop:.2f}x")
-    torch.set_num_threads(threads)
+        batched = steps_per_second(seeds, T, d, steps, kw, g["lr"])
+        loop = 1.0 / sum(1.0 / steps_per_second([s], T, d, steps, kw, g["lr"]) for s in seeds)
+        print(f"3. {n_seeds} seeds, {threads} thread(s): batched {batched:.1f} steps/s vs loop {loop:.1f} steps/s:"
+              f" batched/loop = {batched / loop:.2f}x")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 One finished run is one JSON file,
 
-    data/<kind>/<key>.json    with key = sha256(kind, full config, RESULTS_FORMAT_VERSION)
+    data/<kind>/<key>.json    with key = sha256(kind, full config, RESULTS_FORMAT_VERSION, kind version)
 
 holding the config it was computed from, a summary row and a curve table.
 A file is reused only if its stored kind, config and format version equal the
@@ -69,9 +69,25 @@ def _canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=True)
 
 
+def kind_version(config: Any) -> int:
+    """The version of what a run of this kind computes: its config class's ``version`` (1 if it has none).
+
+    Bump it whenever a change to a sampler, model, loop or integrator changes what runs of that kind
+    return; older files then no longer match any key. A test recomputes one stored run of every kind
+    and compares it exactly, so a change without a bump fails.
+    """
+    return int(getattr(config, "version", 1))
+
+
 def run_key(config: Any) -> str:
-    """Stable hash of a run: its kind, every config field, and the results format version."""
+    """Stable hash of a run: its kind, every config field, the results format version and the kind's version.
+
+    Version 1 of a kind predates the field, so the kind's version enters the hash from 2 on: version-1
+    files keep their keys.
+    """
     payload = {"kind": config.kind, "config": config_dict(config), "format_version": RESULTS_FORMAT_VERSION}
+    if kind_version(config) > 1:
+        payload["kind_version"] = kind_version(config)
     return hashlib.sha256(_canonical(payload).encode()).hexdigest()[:20]
 
 
@@ -98,6 +114,7 @@ class ResultCache:
             ok = (
                 record["format_version"] == RESULTS_FORMAT_VERSION
                 and record["kind"] == config.kind
+                and record.get("kind_version", 1) == kind_version(config)
                 and _canonical(record["config"]) == _canonical(config_dict(config))
             )
             summary = dict(record["summary"])
@@ -132,6 +149,7 @@ class ResultCache:
         record = {
             "format_version": RESULTS_FORMAT_VERSION,
             "kind": config.kind,
+            "kind_version": kind_version(config),
             "key": run_key(config),
             "config": config_dict(config),
             "summary": {k: _jsonable(v) for k, v in result.summary.items()},

@@ -225,6 +225,10 @@ class TransformerRegressionConfig:
     """
 
     kind: ClassVar[str] = "transformer_regression"
+    # What a run of this kind computes (see `cache.run_key`). 2: the relevant token is drawn on its own
+    # (version 1 left an unflagged copy of it at position 0), the readout starts at zero, and the last
+    # layer computes the last position only.
+    version: ClassVar[int] = 2
 
     T: int
     d: int
@@ -240,6 +244,7 @@ class TransformerRegressionConfig:
     mlp_factor: int = 4
     layer_norm: bool = False
     causal: bool = False
+    readout_init: Literal["zero", "default"] = "zero"  # zero: the untrained model predicts 0, loss ½ (the paper's)
     optimizer: str = "adam"
     lr: float = 1e-4
     batch_size: int = 32
@@ -253,6 +258,8 @@ class TransformerRegressionConfig:
 
     def __post_init__(self) -> None:
         check_task(self)
+        if self.readout_init not in ("zero", "default"):
+            raise ConfigError(f"readout_init must be 'zero' or 'default', got {self.readout_init!r}")
         if self.optimizer not in OPTIMIZERS:
             raise ConfigError(f"optimizer must be one of {OPTIMIZERS}, got {self.optimizer!r}")
         object.__setattr__(self, "lr", check_positive("lr (learning rate)", self.lr))

@@ -501,14 +501,16 @@ class Figure10(FigureConfig):
 TRANSFORMER_SCALES: dict[str, dict[str, Any]] = {
     "smoke": {"model": {"d_model": 32, "d_qk": 8}, "lr": 3e-3, "p_lrs": (3e-3,), "seeds": (0,), "max_steps": 3000,
               "T": (8, 16), "d": (2, 4), "T_B": 16, "B": (1, 2), "T_p": 16, "p": (0.0, 0.4), "larger": (),
-              "p_larger": (), "fig11": {"T": 16, "d": (4,), "seeds": (0, 1)}},
+              "p_larger": (), "fig11": {"T": 16, "d": (4,), "seeds": (0, 1)}, "readout_default": ((16, 4),)},
     "cpu": {"model": {"d_model": 64, "d_qk": 16}, "lr": 1e-3, "p_lrs": (1e-3, 3e-3), "seeds": (0, 1), "max_steps": 20_000,
             "T": (16, 32, 64, 128), "d": (4, 8, 16, 32), "T_B": 64, "B": (1, 2, 4, 8), "T_p": 32, "p": (0.0, 0.1, 0.2, 0.4),
-            "larger": ((32, 64), (64, 64)), "p_larger": ((32, 64), (32, 128), (64, 32), (128, 32)),
-            "fig11": {"T": 64, "d": (8, 16), "seeds": (0, 1, 2, 3, 4)}},
+            "larger": ((32, 64), (64, 64)), "p_larger": ((32, 64), (32, 128), (64, 32)),
+            "fig11": {"T": 64, "d": (8, 16), "seeds": (0, 1, 2, 3, 4)},
+            "readout_default": ((32, 8), (64, 16), (32, 32))},
     "paper": {"model": {"d_model": 256, "d_qk": 64}, "lr": 1e-4, "p_lrs": (1e-4, 3e-4), "seeds": (0, 1, 2, 3, 4),
               "max_steps": 50_000, "T": (32, 64, 128, 256), "d": (16, 32, 64, 128), "T_B": 256, "B": (1, 2, 4, 8, 16),
-              "T_p": 256, "p": (0.0, 0.1, 0.2, 0.4), "larger": (), "p_larger": (), "fig11": {"T": 128, "d": (16, 32, 64), "seeds": (0, 1, 2, 3, 4)}},
+              "T_p": 256, "p": (0.0, 0.1, 0.2, 0.4), "larger": (), "p_larger": (), "fig11": {"T": 128, "d": (16, 32, 64), "seeds": (0, 1, 2, 3, 4)},
+              "readout_default": ((64, 32), (128, 64))},
 }
 
 
@@ -545,6 +547,8 @@ class Figure3(ScaledFigure):
             "p_larger": [
                 r for T, d in g["p_larger"] for p in (0.0, max(g["p"])) for r in self._runs(T, d, p=p, lr=max(g["p_lrs"]), **p_runs)
             ],
+            # The same runs as "T" at a few points, but with nn.Linear's default readout: what starting at loss ½ changes.
+            "readout_default": [r for T, d in g["readout_default"] for r in self._runs(T, d, readout_init="default")],
         }
 
 

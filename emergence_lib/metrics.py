@@ -128,6 +128,24 @@ class PowerLawFit:
         return df.set_index("quantity")
 
 
+def _fit_values(data: pd.DataFrame, predictors: list[str], target: str, n_params: int, who: str) -> np.ndarray:
+    """The (target, *predictors) columns as floats, refusing missing columns, non-positive or non-finite values."""
+    missing = [c for c in [target, *predictors] if c not in data.columns]
+    if missing:
+        raise KeyError(f"{who}: columns {missing} not in the table (has {list(data.columns)})")
+    values = data[[target, *predictors]].to_numpy(dtype=float)
+    bad = ~np.all(np.isfinite(values) & (values > 0), axis=1)
+    if bad.any():
+        raise ValueError(
+            f"{who}: {int(bad.sum())} row(s) have non-positive or non-finite "
+            f"{[target, *predictors]} (e.g. a plateau that was NOT_REACHED); filter them "
+            f"explicitly first. Offending rows:\n{data.loc[bad, [target, *predictors]]}"
+        )
+    if len(values) <= n_params:
+        raise ValueError(f"{who}: need more than {n_params} rows to fit {n_params} parameters, got {len(values)}")
+    return values
+
+
 def fit_power_law(
     data: pd.DataFrame,
     predictors: Sequence[str],
@@ -141,20 +159,8 @@ def fit_power_law(
     a NOT_REACHED plateau is an error here, never silently dropped.
     """
     predictors = list(predictors)
-    missing = [c for c in [target, *predictors] if c not in data.columns]
-    if missing:
-        raise KeyError(f"fit_power_law: columns {missing} not in the table (has {list(data.columns)})")
-    values = data[[target, *predictors]].to_numpy(dtype=float)
-    bad = ~np.all(np.isfinite(values) & (values > 0), axis=1)
-    if bad.any():
-        raise ValueError(
-            f"fit_power_law: {int(bad.sum())} row(s) have non-positive or non-finite "
-            f"{[target, *predictors]} (e.g. a plateau that was NOT_REACHED); filter them "
-            f"explicitly first. Offending rows:\n{data.loc[bad, [target, *predictors]]}"
-        )
+    values = _fit_values(data, predictors, target, len(predictors) + 1, "fit_power_law")
     n, k = len(values), len(predictors) + 1
-    if n <= k:
-        raise ValueError(f"fit_power_law: need more than {k} rows to fit {k} parameters, got {n}")
     logs = np.log(values)
     y = logs[:, 0]
     X = np.column_stack([np.ones(n), logs[:, 1:]])
@@ -175,6 +181,88 @@ def fit_power_law(
         r2=1.0 - ss_res / ss_tot if ss_tot > 0 else float("nan"),
         n=n,
         residuals=resid,
+    )
+
+
+@dataclass
+class OffsetPowerLawFit:
+    """target ≈ offset + constant · Π_k x_k^exponent_k, fitted by least squares on log(target).
+
+    The offset t₀ ≥ 0 is a fixed overhead that every run pays (e.g. steps spent
+    before the plateau proper): with it, the exponents describe how the
+    *remaining* time scales, which short plateaus otherwise understate.
+    """
+
+    target: str
+    predictors: list[str]
+    offset: float
+    offset_stderr: float
+    constant: float
+    exponents: dict[str, float]
+    stderr: dict[str, float]
+    r2: float
+    n: int
+
+    def predict(self, data: pd.DataFrame | dict[str, np.ndarray]) -> np.ndarray:
+        scale = self.constant * np.prod([np.asarray(data[p], dtype=float) ** self.exponents[p] for p in self.predictors], axis=0)
+        return self.offset + scale
+
+    def formula(self, digits: int = 2) -> str:
+        """E.g. '40 + 1.52·d^0.49·T^0.99'."""
+        terms = [f"{self.constant:.{digits}f}"] + [f"{p}^{self.exponents[p]:.{digits}f}" for p in self.predictors]
+        return f"{self.offset:.0f} + " + "·".join(terms)
+
+
+def fit_offset_power_law(
+    data: pd.DataFrame, predictors: Sequence[str], target: str = "plateau_length", iterations: int = 100
+) -> OffsetPowerLawFit:
+    """Fit target = t₀ + C · Π x_p^e_p (t₀ ≥ 0) by least squares on log(target).
+
+    A profile over t₀ ∈ [0, 0.95 · min target) (an ordinary fit of log(target − t₀)
+    at each) gives the start; damped Gauss–Newton then minimises the log-residuals
+    over all parameters at once. Standard errors come from the Jacobian at the optimum.
+    """
+    predictors = list(predictors)
+    values = _fit_values(data, predictors, target, len(predictors) + 2, "fit_offset_power_law")
+    t, logx = values[:, 0], np.log(values[:, 1:])
+    y = np.log(t)
+    X = np.column_stack([np.ones(len(t)), logx])  # (n, k): the log-linear part
+
+    def residuals(t0: float, coef: np.ndarray) -> np.ndarray:
+        return y - np.log(t0 + np.exp(X @ coef))
+
+    best = None
+    for t0 in np.linspace(0.0, 0.95 * t.min(), 96):
+        coef, *_ = np.linalg.lstsq(X, np.log(t - t0), rcond=None)
+        sse = float(np.sum(residuals(t0, coef) ** 2))
+        if best is None or sse < best[0]:
+            best = (sse, t0, coef)
+    sse, t0, coef = best  # type: ignore[misc]
+    damping = 1e-3
+    for _ in range(iterations):
+        m = np.exp(X @ coef)
+        J = np.column_stack([1.0 / (t0 + m), (m / (t0 + m))[:, None] * X])  # d prediction / d (t0, coef)
+        r = residuals(t0, coef)
+        step = np.linalg.solve(J.T @ J + damping * np.diag(np.diag(J.T @ J)), J.T @ r)
+        t0_new, coef_new = max(t0 + step[0], 0.0), coef + step[1:]
+        sse_new = float(np.sum(residuals(t0_new, coef_new) ** 2))
+        if sse_new < sse:
+            t0, coef, sse, damping = t0_new, coef_new, sse_new, damping / 3
+        else:
+            damping *= 10
+        if damping > 1e8:
+            break
+    m = np.exp(X @ coef)
+    J = np.column_stack([1.0 / (t0 + m), (m / (t0 + m))[:, None] * X])
+    n, k = len(t), X.shape[1] + 1
+    cov = sse / (n - k) * np.linalg.pinv(J.T @ J)
+    se = np.sqrt(np.maximum(np.diag(cov), 0.0))
+    ss_tot = float(np.sum((y - y.mean()) ** 2))
+    return OffsetPowerLawFit(
+        target=target, predictors=predictors, offset=float(t0), offset_stderr=float(se[0]),
+        constant=float(np.exp(coef[0])), exponents={p: float(c) for p, c in zip(predictors, coef[1:])},
+        stderr={p: float(s_) for p, s_ in zip(predictors, se[2:])},
+        r2=1.0 - sse / ss_tot if ss_tot > 0 else float("nan"), n=n,
     )
 
 

@@ -5,6 +5,9 @@ target is y* = W* x_rel for the token at one *relevant position*, drawn at
 random for every sequence (or fixed for a whole run, Fig. 14) and marked by an
 extra 0/1 input feature (which Fig. 14 can remove).
 
+* The relevant token is drawn independently of the T irrelevant ones and
+  occurs exactly B times, only at the flagged positions (or the fixed one);
+  tests/test_samplers.py checks this by counting, from the output alone.
 * In-context repetition: the relevant token appears at B distinct random
   positions, each flagged.
 * Cross-sample repetition: with probability p the relevant token is a fixed
@@ -92,8 +95,10 @@ class SingleLocationRegression:
         B = self.B if B is None else B
         p = self.p if p is None else p
         T, d = self.T, self.d
-        x = torch.randn(n, T, d, generator=generator) / np.sqrt(d)  # (n, T, d)
-        relevant = x[:, 0, :].clone()  # (n, d): the relevant token (before any swap)
+        x = torch.randn(n, T, d, generator=generator) / np.sqrt(d)  # (n, T, d): the irrelevant tokens
+        # The relevant token is a draw of its own. (Taking a row of x, as an earlier version did, left an
+        # unflagged copy of it at that row's position whenever the flagged positions missed it.)
+        relevant = torch.randn(n, d, generator=generator) / np.sqrt(d)  # (n, d)
         if p > 0:
             swap = torch.rand(n, generator=generator) < p
             relevant[swap] = self.x_tilde

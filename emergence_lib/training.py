@@ -34,6 +34,7 @@ def model_config(c: TransformerRegressionConfig, input_dim: int) -> TransformerC
     return TransformerConfig(
         input_dim=input_dim, output_dim=c.d, n_layers=c.n_layers, n_heads=c.n_heads, d_model=c.d_model,
         d_qk=c.d_qk, mlp_factor=c.mlp_factor, layer_norm=c.layer_norm, causal=c.causal, max_len=max(c.T, 1),
+        readout_init=c.readout_init,
     )
 
 
@@ -142,7 +143,9 @@ def recall_model_config(c: TransformerRecallConfig) -> TransformerConfig:
 
 def _recall_forward(model: EnsembleTransformer, batch: RecallBatch, n_tokens: int, attention: bool = False):
     x = torch.nn.functional.one_hot(batch.tokens, n_tokens).float()  # (E, n, T, V)
-    return model(x, return_attention=attention)
+    # full=True: recall keeps the full computation it was cached with (the last-position shortcut gives the
+    # same function but other float rounding; switching would mean a new recall version and a recompute).
+    return model(x, return_attention=attention, full=True)
 
 
 def relevant_attention(patterns: list[torch.Tensor], query_slots: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:

@@ -44,6 +44,7 @@ class TransformerConfig:
     causal: bool = False
     max_len: int = 4096
     embedding: str = "linear"  # "lookup": one-hot inputs, weights N(0, 1) like nn.Embedding, no bias
+    readout_init: str = "default"  # "zero": the untrained model outputs exactly 0 (the paper's initial loss ½)
 
     def __post_init__(self) -> None:
         for name, minimum in [("input_dim", 1), ("output_dim", 1), ("n_layers", 1), ("n_heads", 1),
@@ -52,6 +53,8 @@ class TransformerConfig:
         check_heads(self.d_model, self.n_heads)
         if self.embedding not in ("linear", "lookup"):
             raise ConfigError(f"embedding must be 'linear' or 'lookup', got {self.embedding!r}")
+        if self.readout_init not in ("default", "zero"):
+            raise ConfigError(f"readout_init must be 'default' or 'zero', got {self.readout_init!r}")
 
 
 def sinusoidal_positions(T: int, d_model: int) -> torch.Tensor:
@@ -79,8 +82,13 @@ class EnsembleLinear(nn.Module):
         self.bias = nn.Parameter(bias)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        shape = x.shape  # (E, ..., in)
-        out = torch.baddbmm(self.bias, x.reshape(shape[0], -1, shape[-1]), self.weight)
+        return self.affine(x, self.weight, self.bias)
+
+    @staticmethod
+    def affine(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+        """x (E, ..., in) @ weight (E, in, out) + bias (E, 1, out) → (E, ..., out)."""
+        shape = x.shape
+        out = torch.baddbmm(bias, x.reshape(shape[0], -1, shape[-1]), weight)
         return out.reshape(*shape[:-1], out.shape[-1])
 
 
@@ -107,23 +115,34 @@ class Block(nn.Module):
         self.ln1 = EnsembleLayerNorm(E, D) if cfg.layer_norm else nn.Identity()
         self.ln2 = EnsembleLayerNorm(E, D) if cfg.layer_norm else nn.Identity()
 
-    def attention(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def attention(self, x: torch.Tensor, last_only: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+        """Attention output and pattern; with ``last_only`` only the last position queries (Tq = 1, else T)."""
         E, n, T, _ = x.shape
         H, dq, dv = self.cfg.n_heads, self.cfg.d_qk, self.d_v
-        q, k, v = self.qkv(x).split([H * dq, H * dq, H * dv], dim=-1)  # (E, n, T, H·…)
-        q = q.view(E, n, T, H, dq).transpose(2, 3)  # (E, n, H, T, dq)
+        W, b = self.qkv.weight, self.qkv.bias  # (E, D, H·(2dq + dv)), (E, 1, …)
+        if last_only:
+            # Keys and values at every position, the query at the last one only.
+            q = EnsembleLinear.affine(x[:, :, -1:], W[..., : H * dq], b[..., : H * dq])  # (E, n, 1, H·dq)
+            k, v = EnsembleLinear.affine(x, W[..., H * dq :], b[..., H * dq :]).split([H * dq, H * dv], dim=-1)
+        else:
+            q, k, v = self.qkv(x).split([H * dq, H * dq, H * dv], dim=-1)  # (E, n, T, H·…)
+        Tq = q.shape[2]
+        q = q.view(E, n, Tq, H, dq).transpose(2, 3)  # (E, n, H, Tq, dq)
         k = k.view(E, n, T, H, dq).transpose(2, 3)  # (E, n, H, T, dq)
         v = v.view(E, n, T, H, dv).transpose(2, 3)  # (E, n, H, T, dv)
-        scores = q @ k.transpose(-1, -2) / math.sqrt(dq)  # (E, n, H, T, T)
-        if self.cfg.causal:
+        scores = q @ k.transpose(-1, -2) / math.sqrt(dq)  # (E, n, H, Tq, T)
+        if self.cfg.causal and not last_only:  # the last position sees every key anyway
             mask = torch.ones(T, T, dtype=torch.bool, device=x.device).triu(1)
             scores = scores.masked_fill(mask, float("-inf"))
-        pattern = scores.softmax(dim=-1)  # (E, n, H, T, T): row = query, column = key
-        out = (pattern @ v).transpose(2, 3).reshape(E, n, T, H * dv)  # (E, n, T, H·dv)
+        pattern = scores.softmax(dim=-1)  # (E, n, H, Tq, T): row = query, column = key
+        out = (pattern @ v).transpose(2, 3).reshape(E, n, Tq, H * dv)  # (E, n, Tq, H·dv)
         return self.proj(out), pattern
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        a, pattern = self.attention(self.ln1(x))
+    def forward(self, x: torch.Tensor, last_only: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+        """(E, n, T, D) → (E, n, T, D), or (E, n, 1, D) for the last position only (the readout's)."""
+        a, pattern = self.attention(self.ln1(x), last_only)
+        if last_only:
+            x = x[:, :, -1:]  # attention, residual and MLP are position-wise from here: the last position suffices
         x = x + a if self.cfg.skip else a
         if self.mlp_in is not None:
             m = self.mlp_out(F.gelu(self.mlp_in(self.ln2(x))))  # type: ignore[misc]
@@ -152,17 +171,31 @@ class EnsembleTransformer(nn.Module):
         self.blocks = nn.ModuleList([Block(cfg, E, gens) for _ in range(cfg.n_layers)])
         self.ln_f = EnsembleLayerNorm(E, cfg.d_model) if cfg.layer_norm else nn.Identity()
         self.readout = EnsembleLinear(E, cfg.d_model, cfg.output_dim, gens)
+        if cfg.readout_init == "zero":
+            # The untrained model then predicts exactly 0, so training starts on the plateau (loss ½ for
+            # regression) instead of first unlearning a random readout whose output grows with d.
+            with torch.no_grad():
+                self.readout.weight.zero_()
+                self.readout.bias.zero_()
 
     def forward(
-        self, x: torch.Tensor, return_attention: bool = False
+        self, x: torch.Tensor, return_attention: bool = False, full: bool = False
     ) -> torch.Tensor | tuple[torch.Tensor, list[torch.Tensor]]:
+        """Prediction at the last position, (E, n, output_dim), and with ``return_attention`` every layer's
+        full pattern (E, n, H, T, T).
+
+        Only the last position is read out, so unless the patterns are asked for (or ``full``), the last
+        layer computes its query, attention and MLP at that position alone: the same function, with most
+        of a 1-layer model's work skipped (tests check losses and gradients against the full computation).
+        """
         T = x.shape[2]
         if T > self.cfg.max_len:
             raise ConfigError(f"sequence length {T} exceeds the model's max_len={self.cfg.max_len}")
+        last_only = not (return_attention or full)
         h = self.embed(x) + self.positions[:T]  # (E, n, T, d_model)
         patterns = []
-        for block in self.blocks:
-            h, pattern = block(h)
+        for i, block in enumerate(self.blocks):
+            h, pattern = block(h, last_only=last_only and i == len(self.blocks) - 1)
             patterns.append(pattern)
         y = self.readout(self.ln_f(h)[:, :, -1:, :])[:, :, 0, :]  # (E, n, output_dim): read at the last position
         return (y, patterns) if return_attention else y

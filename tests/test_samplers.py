@@ -1,0 +1,147 @@
+"""The task samplers, checked by independent counting on their output alone.
+
+Single-location regression: W* is invertible, so the relevant token is recovered
+from the target (x_rel = W*⁻¹ y*) and searched for at every position of a large
+batch. Nothing here uses the sampler's mask or its internal draws: the relevance
+feature is read off the inputs, and every copy of x_rel is found by comparison.
+(These tests fail on the earlier sampler, which took x_rel from position 0 and
+so left an unflagged second copy there: 1.97 copies per sequence at T = 32.)
+
+Associative recall: the query is the last token, and its value is the target;
+both are located by comparing tokens.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from emergence_lib.tasks import AssociativeRecallTask, SingleLocationRegression
+
+N = 20_000
+
+
+def _copies(task: SingleLocationRegression, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(recovered relevant tokens (n, d), where they occur (n, T)), from inputs and targets only."""
+    d = task.d
+    relevant = torch.linalg.solve(task.w_star.double(), y.double().T).T.float()  # (n, d)
+    tokens = x[..., :d]  # (n, T, d)
+    scale = relevant.norm(dim=-1, keepdim=True)[:, None] + 1e-12
+    close = ((tokens - relevant[:, None, :]).norm(dim=-1, keepdim=True) / scale)[..., 0] < 1e-4
+    return relevant, close
+
+
+@pytest.mark.parametrize("B", [1, 3])
+@pytest.mark.parametrize("T", [8, 32])
+def test_relevant_token_occurs_exactly_B_times_at_the_flagged_positions(T, B):
+    task = SingleLocationRegression(T=T, d=6, B=B, task_seed=1)
+    x, y, _ = task.sample(N, torch.Generator().manual_seed(0))
+    _, copies = _copies(task, x, y)
+    assert (copies.sum(1) == B).all(), f"copies per sequence: {copies.sum(1).float().mean():.3f}, expected exactly {B}"
+    flagged = x[..., -1] == 1.0  # the relevance feature, read off the inputs
+    assert torch.equal(copies, flagged)
+    assert set(x[..., -1].unique().tolist()) == {0.0, 1.0}
+
+
+@pytest.mark.parametrize("B", [1, 2])
+def test_random_positions_are_uniform_over_the_context(B):
+    T = 16
+    task = SingleLocationRegression(T=T, d=4, B=B, task_seed=2)
+    x, y, _ = task.sample(N, torch.Generator().manual_seed(1))
+    counts = _copies(task, x, y)[1].sum(0).double().numpy()  # (T,) occurrences per position
+    expected = N * B / T
+    chi2 = ((counts - expected) ** 2 / expected).sum()
+    assert chi2 < T - 1 + 5 * np.sqrt(2 * (T - 1)), f"chi² = {chi2:.1f} over {T - 1} dof: {counts}"
+
+
+@pytest.mark.parametrize("feature", [True, False])
+@pytest.mark.parametrize("B", [1, 2])
+def test_the_fixed_position_always_holds_the_relevant_token(feature, B):
+    task = SingleLocationRegression(T=12, d=5, B=B, random_position=False, relevance_feature=feature, task_seed=3)
+    x, y, _ = task.sample(N, torch.Generator().manual_seed(2))
+    copies = _copies(task, x, y)[1]
+    assert copies[:, task.fixed_position].all()
+    assert (copies.sum(1) == B).all()
+    if B == 1:
+        assert copies.sum(0)[task.fixed_position] == N and copies.sum() == N
+
+
+@pytest.mark.parametrize("B", [1, 3])
+def test_the_share_of_x_tilde_is_p_and_all_copies_are_it(B):
+    p = 0.3
+    task = SingleLocationRegression(T=10, d=6, B=B, p=p, task_seed=4)
+    x, y, _ = task.sample(N, torch.Generator().manual_seed(3))
+    relevant, copies = _copies(task, x, y)
+    is_tilde = (relevant - task.x_tilde).norm(dim=-1) < 1e-4
+    share = is_tilde.double().mean().item()
+    assert abs(share - p) < 4 * np.sqrt(p * (1 - p) / N), share
+    assert (copies.sum(1) == B).all()  # x̃ replaces every copy: no sequence mixes x̃ and another token
+    tokens = x[..., :-1]
+    tilde_everywhere = ((tokens - task.x_tilde).norm(dim=-1) < 1e-4)  # (n, T)
+    assert torch.equal(tilde_everywhere, copies & is_tilde[:, None])  # x̃ only where it is the relevant token
+
+
+def test_other_tokens_are_independent_of_the_relevant_one_with_unit_norm():
+    d, T = 8, 16
+    task = SingleLocationRegression(T=T, d=d, B=2, task_seed=5)
+    x, y, _ = task.sample(N, torch.Generator().manual_seed(4))
+    relevant, copies = _copies(task, x, y)
+    tokens = x[..., :d]
+    others = tokens[~copies]  # (N·(T − B), d)
+    assert others.pow(2).sum(-1).mean().item() == pytest.approx(1.0, abs=0.02)  # E‖x‖² = 1
+    assert relevant.pow(2).sum(-1).mean().item() == pytest.approx(1.0, abs=0.02)
+    # Independence: the mean inner product of the relevant token with the others at each position is ~0
+    # (under the old sampler position 0 held a copy: inner product ≈ 1 there).
+    dots = (tokens * relevant[:, None, :]).sum(-1)  # (n, T)
+    dots = torch.where(copies, torch.nan, dots)
+    per_position = torch.nanmean(dots, dim=0)  # each ≈ N(0, 1/(d·n))
+    assert per_position.abs().max().item() < 6 / np.sqrt(d * N * (T - 2) / T)
+
+
+def test_held_out_data_has_one_copy_and_never_x_tilde():
+    task = SingleLocationRegression(T=16, d=6, B=4, p=0.5, task_seed=6)
+    x, y, _ = task.sample(N, torch.Generator().manual_seed(5), B=1, p=0.0)
+    relevant, copies = _copies(task, x, y)
+    assert (copies.sum(1) == 1).all()
+    assert ((relevant - task.x_tilde).norm(dim=-1) > 1e-3).all()
+    assert torch.equal(copies, x[..., -1] == 1.0)
+
+
+# ------------------------------------------------------------- associative recall --
+
+
+def _recall_counts(task: AssociativeRecallTask, tokens: torch.Tensor, target: torch.Tensor):
+    """From tokens and target alone: where the query key occurs, and where the target value occurs as a value."""
+    N_pairs = task.n_pairs
+    keys, values, query = tokens[:, 0 : 2 * N_pairs : 2], tokens[:, 1 : 2 * N_pairs : 2], tokens[:, -1]
+    return keys == query[:, None], values == target[:, None], keys, values
+
+
+@pytest.mark.parametrize("B", [1, 3])
+def test_recall_query_and_its_value_occur_together_and_nowhere_else(B):
+    task = AssociativeRecallTask(n_tokens=24, n_pairs=6, B=B, task_seed=1)
+    batch = task.sample(N, torch.Generator().manual_seed(0))
+    at_query, at_target, keys, values = _recall_counts(task, batch.tokens, batch.target)
+    assert at_query.any(1).all()  # the query occurs at least once
+    assert torch.equal(at_query, at_target)  # the target value follows each query key, and only those
+    if B == 1:
+        assert (at_query.sum(1) == 1).all()
+        slots = at_query.double().argmax(1)
+        counts = torch.bincount(slots.long(), minlength=6).double().numpy()
+        chi2 = ((counts - N / 6) ** 2 / (N / 6)).sum()
+        assert chi2 < 5 + 5 * np.sqrt(10), counts
+    else:
+        assert at_query.sum(1).double().mean().item() == pytest.approx(task.mean_query_count(), rel=0.02)
+    # The other keys are distinct: each sequence holds n_pairs − (copies − 1) distinct keys.
+    distinct = torch.tensor([len(set(k.tolist())) for k in keys[:2000]])
+    assert torch.equal(distinct, 6 - at_query[:2000].sum(1) + 1)
+
+
+def test_recall_held_out_data_has_one_query_and_uniform_queries():
+    task = AssociativeRecallTask(n_tokens=16, n_pairs=8, B=4, p=0.8, task_seed=2)
+    batch = task.sample(N, torch.Generator().manual_seed(1), B=1, p=0.0)
+    at_query, at_target, _, _ = _recall_counts(task, batch.tokens, batch.target)
+    assert (at_query.sum(1) == 1).all() and torch.equal(at_query, at_target)
+    freq = torch.bincount(batch.tokens[:, -1], minlength=16).double() / N
+    assert (freq - 1 / 16).abs().max().item() < 5 * np.sqrt(1 / 16 / N)
