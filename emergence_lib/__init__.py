@@ -25,7 +25,7 @@ Modules, one concern each:
 __version__ = "0.1.0"
 
 from .configs import SCALES, ConfigError, ToyFlowConfig  # noqa: E402
-from .metrics import NOT_REACHED, PowerLawFit, fit_power_law, plateau_length, reached  # noqa: E402
+from .metrics import NOT_REACHED, PowerLawFit, compare_fits, fit_offset_power_law, fit_power_law, plateau_length, reached  # noqa: E402
 
 __all__ = [
     "SCALES",
@@ -34,6 +34,8 @@ __all__ = [
     "NOT_REACHED",
     "PowerLawFit",
     "fit_power_law",
+    "fit_offset_power_law",
+    "compare_fits",
     "plateau_length",
     "reached",
 ]

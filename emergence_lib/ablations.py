@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from .configs import TransformerRegressionConfig
+from .tasks import SingleLocationRegression
 from .experiments import ScaledFigure
 from .metrics import PowerLawFit, fit_power_law, mean_over_seeds
 from .sweep import SweepResult
@@ -171,3 +172,20 @@ def search_table(result: SweepResult) -> pd.DataFrame:
     """Figure 15's lr search: mean plateau per (optimizer, lr), fastest first within each optimizer."""
     table = mean_over_seeds(result.summary, ["optimizer", "lr"])
     return table.sort_values(["optimizer", "plateau_length"]).reset_index(drop=True)
+
+
+def fixed_position_spread(result: SweepResult) -> pd.DataFrame:
+    """Per run of a fixed-position variant: the position its seed drew, its plateau, and that over the seed mean.
+
+    With sinusoidal positions the plateau can depend on where the fixed position falls; each seed draws
+    its own (uniform over the T positions), and the figure averages over seeds.
+    """
+    s = result.summary
+    positions = [
+        SingleLocationRegression(int(r.T), int(r.d), random_position=False, relevance_feature=bool(r.relevance_feature),
+                                 task_seed=int(r.seed)).fixed_position
+        for r in s.itertuples()
+    ]
+    out = s[["d", "T", "seed", "plateau_length"]].assign(position=positions)
+    out["plateau / seed mean"] = out["plateau_length"] / out.groupby(["d", "T"])["plateau_length"].transform("mean")
+    return out.sort_values(["d", "T", "seed"]).reset_index(drop=True)

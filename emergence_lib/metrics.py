@@ -266,6 +266,27 @@ def fit_offset_power_law(
     )
 
 
+def compare_fits(
+    data: pd.DataFrame, predictors: Sequence[str], paper: dict[str, float] | None = None, target: str = "plateau_length"
+) -> pd.DataFrame:
+    """Two readings of the same runs beside the paper's law: rows "power law", "offset law" (and "paper").
+
+    Columns: the offset t₀ (0 for the plain law), C, each predictor's exponent with its standard
+    error ("± name"), R² (on log values) and the number of points.
+    """
+    plain, offset = fit_power_law(data, predictors, target), fit_offset_power_law(data, predictors, target)
+    rows = []
+    for name, fit, t0 in [("power law", plain, 0.0), ("offset law", offset, offset.offset)]:
+        row: dict[str, float | str] = {"fit": name, "t₀": t0, "C": fit.constant}
+        for p in predictors:
+            row[p], row[f"± {p}"] = fit.exponents[p], fit.stderr[p]
+        rows.append(row | {"R²": fit.r2, "points": fit.n})
+    if paper is not None:
+        rows.append({"fit": "paper", "t₀": np.nan, "C": paper.get("C", np.nan), **{p: paper.get(p, np.nan) for p in predictors},
+                     "R²": paper.get("R2", np.nan)})
+    return pd.DataFrame(rows).set_index("fit")
+
+
 def add_cross_sample_factor(data: pd.DataFrame, p: str = "p", d: str = "d", name: str = "f_pd") -> pd.DataFrame:
     """Add the column f(p, d) = √(p² d + (1 − p)²) of Eq. 22."""
     out = data.copy()
