@@ -287,6 +287,14 @@ def compare_fits(
     return pd.DataFrame(rows).set_index("fit")
 
 
+def compare_fits_by(
+    tables: dict[str, pd.DataFrame], predictors: Sequence[str], papers: dict[str, dict[str, float]] | None = None
+) -> pd.DataFrame:
+    """`compare_fits` for several tables (e.g. one per task variant), stacked under a first index level "variant"."""
+    papers = papers or {}
+    return pd.concat({name: compare_fits(t, predictors, papers.get(name)) for name, t in tables.items()}, names=["variant"])
+
+
 def add_cross_sample_factor(data: pd.DataFrame, p: str = "p", d: str = "d", name: str = "f_pd") -> pd.DataFrame:
     """Add the column f(p, d) = √(p² d + (1 − p)²) of Eq. 22."""
     out = data.copy()

@@ -37,7 +37,7 @@ def test_figure14_variants_and_the_shared_run():
         assert all(r.n_layers == 1 and r.n_heads == 1 for r in runs)
     # Figure 14's first variant is Figure 13's 1-layer, 1-head model: trained and cached once.
     # (Figure 14 has more seeds, for the spread over fixed positions; the ones Figure 13 also has are shared.)
-    fig13_seeds = set(ablations.ABLATION_SCALES["cpu"]["seeds"])
+    fig13_seeds = set(ablations.ABLATION_SCALES["cpu"]["fig13_seeds"])
     shared = {run_key(r) for r in sweeps["feature + random position"] if r.seed in fig13_seeds}
     assert len(shared) == 9 * len(fig13_seeds)
     assert shared <= {run_key(r) for r in ablations.Figure13(scale="cpu").runs()}

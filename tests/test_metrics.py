@@ -146,3 +146,19 @@ def test_offset_power_law_fit_recovers_a_planted_offset_and_exponents():
     # Without an offset in the data, the fit finds none.
     data["plateau_length"] = 0.8 * data["d"] ** 1.3 * data["T"] ** 0.8
     assert fit_offset_power_law(data, ["d", "T"]).offset == pytest.approx(0.0, abs=1e-2)
+
+
+def test_compare_fits_puts_both_readings_beside_the_paper():
+    from emergence_lib.metrics import compare_fits, compare_fits_by
+
+    d, T = np.meshgrid([4.0, 8, 16, 32], [16.0, 32, 64])
+    data = pd.DataFrame({"d": d.ravel(), "T": T.ravel()})
+    data["plateau_length"] = 30.0 + 2.0 * data["d"] ** 1.2 * data["T"] ** 0.7
+    table = compare_fits(data, ["d", "T"], {"C": 0.76, "d": 1.29, "T": 0.80, "R2": 0.995})
+    assert list(table.index) == ["power law", "offset law", "paper"]
+    assert table.loc["offset law", "t₀"] == pytest.approx(30.0, rel=1e-3)
+    assert table.loc["offset law", "d"] == pytest.approx(1.2, abs=1e-3)
+    assert table.loc["power law", "d"] < table.loc["offset law", "d"]
+    assert table.loc["paper", "T"] == 0.80
+    both = compare_fits_by({"a": data, "b": data.assign(plateau_length=data["plateau_length"] * 2)}, ["d", "T"])
+    assert both.loc[("b", "offset law"), "t₀"] == pytest.approx(60.0, rel=1e-3)
