@@ -571,6 +571,35 @@ def figure3_tables(results: dict[str, SweepResult], grid: dict[str, Any]) -> dic
     return out
 
 
+def t_over_b_table(T_table: pd.DataFrame, B_table: pd.DataFrame) -> pd.DataFrame:
+    """Does the plateau depend on T/B alone (the toy model's law)? Each B > 1 point beside the B = 1 run at T/B.
+
+    Rows: the (d, B) points of the middle panel whose T/B is one of the left panel's T; columns the two
+    seed-mean plateaus and their ratio (1 if only T/B matters).
+    """
+    left = T_table[T_table["B"] == 1].set_index(["T", "d"])["plateau_length"]
+    rows = []
+    for r in B_table[B_table["B"] > 1].itertuples():
+        T_eff = int(r.T) // int(r.B)
+        if int(r.T) % int(r.B) == 0 and (T_eff, r.d) in left.index:
+            same = float(left[(T_eff, r.d)])
+            rows.append({"d": r.d, "B": r.B, "T": r.T, "T/B": T_eff, "plateau (T, B)": r.plateau_length,
+                         "plateau (T/B, B = 1)": same, "ratio": r.plateau_length / same})
+    return pd.DataFrame(rows)
+
+
+def readout_table(results: dict[str, SweepResult]) -> pd.DataFrame:
+    """Figure 3's zero-initialised readout against nn.Linear's default, at the "readout_default" points (seed means)."""
+    default = results["readout_default"].summary
+    zero = results["T"].summary.merge(default[["T", "d", "seed"]], on=["T", "d", "seed"])
+    both = pd.concat([zero, default])
+    table = both.groupby(["T", "d", "readout_init"]).agg(plateau=("plateau_length", "mean"), initial_loss=("initial_loss", "mean"))
+    wide = table.unstack("readout_init")
+    wide.columns = [f"{what} ({init})" for what, init in wide.columns]
+    wide["plateau default / zero"] = wide["plateau (default)"] / wide["plateau (zero)"]
+    return wide.reset_index()
+
+
 def exponent_drift(joint: pd.DataFrame, larger: pd.DataFrame) -> pd.DataFrame:
     """How the fitted d and T exponents move with the size of the grid (B = 1 runs).
 
