@@ -272,12 +272,17 @@ def compare_fits(
     """Two readings of the same runs beside the paper's law: rows "power law", "offset law" (and "paper").
 
     Columns: the offset t₀ (0 for the plain law), C, each predictor's exponent with its standard
-    error ("± name"), R² (on log values) and the number of points.
+    error ("± name"), R² (on log values) and the number of points. With too few points for the
+    offset law's extra parameter (a smoke-scale grid), its row is NaN.
     """
-    plain, offset = fit_power_law(data, predictors, target), fit_offset_power_law(data, predictors, target)
+    plain = fit_power_law(data, predictors, target)
+    offset = fit_offset_power_law(data, predictors, target) if len(data) > len(predictors) + 2 else None
     rows = []
-    for name, fit, t0 in [("power law", plain, 0.0), ("offset law", offset, offset.offset)]:
-        row: dict[str, float | str] = {"fit": name, "t₀": t0, "C": fit.constant}
+    for name, fit in [("power law", plain), ("offset law", offset)]:
+        if fit is None:
+            rows.append({"fit": name, "points": len(data)})
+            continue
+        row: dict[str, float | str] = {"fit": name, "t₀": getattr(fit, "offset", 0.0), "C": fit.constant}
         for p in predictors:
             row[p], row[f"± {p}"] = fit.exponents[p], fit.stderr[p]
         rows.append(row | {"R²": fit.r2, "points": fit.n})

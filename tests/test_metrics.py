@@ -162,3 +162,6 @@ def test_compare_fits_puts_both_readings_beside_the_paper():
     assert table.loc["paper", "T"] == 0.80
     both = compare_fits_by({"a": data, "b": data.assign(plateau_length=data["plateau_length"] * 2)}, ["d", "T"])
     assert both.loc[("b", "offset law"), "t₀"] == pytest.approx(60.0, rel=1e-3)
+    few = data.iloc[:4]  # 4 points cannot fit t₀, C and two exponents with one to spare: the offset row is empty
+    table = compare_fits(few, ["d", "T"])
+    assert np.isfinite(table.loc["power law", "d"]) and np.isnan(table.loc["offset law", "d"])
