@@ -176,3 +176,35 @@ def test_plateau_level_is_the_median_inside_the_window():
     loss[t > 90] = 0.05
     assert plateau_level(t, loss, end=100.0) == pytest.approx(0.6)
     assert np.isnan(plateau_level(t, loss, end=0.5))
+
+
+@pytest.mark.parametrize("n_layers, n_heads, causal, layer_norm", [(1, 1, False, False), (2, 4, False, False), (4, 4, True, True)])
+def test_last_position_forward_matches_the_full_computation(n_layers, n_heads, causal, layer_norm):
+    """The default forward computes the last layer at the readout position only: same outputs and gradients."""
+    cfg = TransformerConfig(input_dim=9, output_dim=8, n_layers=n_layers, n_heads=n_heads, d_model=32, d_qk=8,
+                            causal=causal, layer_norm=layer_norm)
+    model = EnsembleTransformer(cfg, seeds=[0, 1])
+    x, y = torch.randn(2, 16, 24, 9, generator=torch.Generator().manual_seed(0)), torch.randn(2, 16, 8)
+    outputs = {}
+    for full in (True, False):
+        model.zero_grad()
+        pred = model(x, full=full)
+        ((pred - y) ** 2).sum().backward()
+        outputs[full] = (pred.detach().clone(), [p.grad.clone() for p in model.parameters()])
+    torch.testing.assert_close(outputs[False][0], outputs[True][0], rtol=1e-5, atol=1e-5)
+    for fast, full in zip(outputs[False][1], outputs[True][1]):
+        torch.testing.assert_close(fast, full, rtol=1e-4, atol=1e-5)
+    # The attention patterns stay reachable, in full, when asked for.
+    _, patterns = model(x, return_attention=True)
+    assert all(p.shape == (2, 16, n_heads, 24, 24) for p in patterns)
+
+
+def test_zero_readout_starts_at_the_plateau_loss():
+    task = SingleLocationRegression(T=16, d=8, task_seed=0)
+    x, y, _ = task.sample(4000, torch.Generator().manual_seed(0))
+    for init, expected_zero in (("zero", True), ("default", False)):
+        cfg = TransformerConfig(input_dim=9, output_dim=8, n_layers=1, n_heads=1, d_model=32, d_qk=8, readout_init=init)
+        pred = EnsembleTransformer(cfg, seeds=[0])(x[None])[0]
+        assert bool((pred == 0).all()) == expected_zero
+    loss = 0.5 * (y**2).sum(-1).mean().item()  # the zero readout's loss: ½ E‖W* x‖² = ½
+    assert loss == pytest.approx(0.5, abs=0.02)
