@@ -91,6 +91,12 @@ def run_key(config: Any) -> str:
     return hashlib.sha256(_canonical(payload).encode()).hexdigest()[:20]
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 class ResultCache:
     """Run results stored as one JSON file per run under ``root``."""
 
@@ -159,6 +165,8 @@ class ResultCache:
         }
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
         try:
+            # mkstemp creates the file 0600; a results folder is often shared, so give it the umask's mode.
+            os.chmod(tmp, 0o666 & ~_umask())
             with os.fdopen(fd, "w") as fh:
                 json.dump(record, fh, allow_nan=True)
                 fh.flush()

@@ -38,7 +38,15 @@ def _figure(name: str, scale: str) -> Any:
     return known[name](scale=scale)
 
 
+def _executor(args: argparse.Namespace) -> str:
+    """``--scheduler`` implies the Dask executor; with another executor it is refused, not ignored."""
+    if args.scheduler is not None and args.executor not in (None, "dask"):
+        raise ConfigError(f"--scheduler needs --executor dask (got --executor {args.executor}); drop one of them")
+    return args.executor or ("dask" if args.scheduler is not None else "local")
+
+
 def cmd_run(args: argparse.Namespace) -> None:
+    args.executor = _executor(args)
     fig = _figure(args.figure, args.scale)
     # From the command line a corrupt file is reported by name and recomputed, never used.
     cache = ResultCache(on_corrupt="recompute")
@@ -88,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--scale", default="cpu", help=f"one of {SCALES[1:]}")
         p.set_defaults(fn=fn)
         if verb == "run":
-            p.add_argument("--executor", default="local", help=f"one of {EXECUTORS}")
+            p.add_argument("--executor", default=None, help=f"one of {EXECUTORS} (default: local, or dask with --scheduler)")
             p.add_argument("--workers", type=int, default=None)
             p.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786")
             p.add_argument("--device", default="auto")

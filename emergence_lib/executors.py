@@ -55,6 +55,8 @@ def dask_client(scheduler: str | None, workers: int | None, timeout: float = 10.
             client = Client(scheduler, timeout=timeout)
         except (OSError, TimeoutError) as exc:
             raise ConfigError(f"could not reach the Dask scheduler at {scheduler!r} within {timeout:g} s ({exc})") from None
+        except (ValueError, TypeError) as exc:  # e.g. an unknown protocol in the address
+            raise ConfigError(f"not a Dask scheduler address: {scheduler!r} ({exc}); e.g. tcp://host:8786") from None
         with client:
             yield client
         return

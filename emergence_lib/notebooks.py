@@ -18,7 +18,7 @@ from typing import Any
 import nbformat
 import papermill
 
-from .configs import check_scale
+from .configs import ConfigError, check_scale
 
 
 def has_parameters_cell(path: str | Path) -> bool:
@@ -26,11 +26,32 @@ def has_parameters_cell(path: str | Path) -> bool:
     return any("parameters" in c.get("metadata", {}).get("tags", []) for c in nb.cells)
 
 
+def accepted_parameters(path: str | Path) -> list[str]:
+    """The names the chapter's ``parameters`` cell assigns (read with ``ast``: papermill's own parser
+    skips a line whose comment holds a quote)."""
+    nb = nbformat.read(str(path), as_version=4)
+    names: list[str] = []
+    for cell in nb.cells:
+        if "parameters" in cell.get("metadata", {}).get("tags", []):
+            for node in ast.parse(cell.source).body:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+                names += [t.id for t in targets if isinstance(t, ast.Name)]
+    return names
+
+
 def _check(chapter: Path, parameters: dict[str, Any]) -> None:
-    if not chapter.exists():
-        raise FileNotFoundError(f"chapter {chapter} does not exist")
+    """Refuse, before any compute, a missing chapter and parameters its ``parameters`` cell does not define.
+
+    (papermill itself only warns about an unknown parameter and runs the chapter with its default.)
+    """
+    if not chapter.is_file():
+        raise ConfigError(f"chapter {chapter} does not exist")
     if not has_parameters_cell(chapter):
-        raise ValueError(f"chapter {chapter} has no cell tagged 'parameters'")
+        raise ConfigError(f"chapter {chapter} has no cell tagged 'parameters'")
+    accepted = accepted_parameters(chapter)
+    unknown = [name for name in parameters if name not in accepted]
+    if unknown:
+        raise ConfigError(f"chapter {chapter.name} has no parameter {', '.join(map(repr, unknown))}; it accepts: {', '.join(accepted)}")
     if "scale" in parameters:
         check_scale(parameters["scale"])
 

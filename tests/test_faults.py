@@ -1,0 +1,70 @@
+"""Faults a hostile but fair user tries (issue 14's small ones): each is one line on stderr and exit 2, before
+any compute, or, for the results store, files a shared folder can read."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from emergence_lib.cache import ResultCache, RunResult
+from emergence_lib.cli import main as cli
+from emergence_lib.configs import ToyFullGDConfig
+
+
+def _one_line_error(capsys, message: str) -> None:
+    """The error is one line, the last of stderr (a progress bar may come before it), and no traceback."""
+    err = capsys.readouterr().err.strip()
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and message in errors[0] and err.splitlines()[-1] == errors[0], f"got:\n{err}"
+    assert "Traceback" not in err
+
+
+def test_scheduler_with_another_executor_is_refused(data_dir, capsys):
+    assert cli(["run", "figure6", "--executor", "local", "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    _one_line_error(capsys, "--scheduler needs --executor dask")
+    assert not data_dir.exists()  # nothing computed, nothing written
+
+
+def test_scheduler_alone_means_dask(data_dir, capsys):
+    # Not silently ignored: the Dask executor tries the address (and fails within its timeout).
+    assert cli(["run", "figure6", "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    _one_line_error(capsys, "could not reach the Dask scheduler")
+
+
+def test_a_malformed_scheduler_address_is_one_line(data_dir, capsys):
+    assert cli(["run", "figure6", "--executor", "dask", "--scheduler", "garbage://x"]) == 2
+    _one_line_error(capsys, "not a Dask scheduler address: 'garbage://x'")
+
+
+def test_a_missing_chapter_is_one_line(tmp_path, capsys):
+    assert cli(["execute", "chapters/no_such_chapter.ipynb", str(tmp_path / "out.ipynb")]) == 2
+    _one_line_error(capsys, "does not exist")
+    assert not (tmp_path / "out.ipynb").exists()
+
+
+def test_a_chapter_refuses_unknown_parameters_naming_the_ones_it_accepts(tmp_path, capsys):
+    chapter = os.path.join(os.path.dirname(__file__), "..", "chapters", "01_toy_model.ipynb")
+    assert cli(["execute", chapter, str(tmp_path / "out.ipynb"), "-p", "threshold", "0.7"]) == 2
+    _one_line_error(capsys, "has no parameter 'threshold'; it accepts: scale, T_values, d_values, device")
+    assert not (tmp_path / "out.ipynb").exists()
+
+
+def test_cache_files_get_the_umask_mode(tmp_path):
+    old = os.umask(0o022)
+    try:
+        path = ResultCache(tmp_path).save(ToyFullGDConfig(T=8, d=2), RunResult(summary={"x": 1.0}, curve={"t": [0.0]}))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644  # readable by the group and others, like any file written here
+
+
+@pytest.mark.parametrize("mask, mode", [(0o077, 0o600), (0o002, 0o664)])
+def test_cache_file_mode_follows_the_umask(tmp_path, mask, mode):
+    old = os.umask(mask)
+    try:
+        path = ResultCache(tmp_path).save(ToyFullGDConfig(T=8, d=2), RunResult(summary={"x": 1.0}, curve={"t": [0.0]}))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == mode
