@@ -109,6 +109,20 @@ class ResultCache:
     def path(self, config: Any) -> Path:
         return self.root / config.kind / f"{run_key(config)}.json"
 
+    def check_writable(self, configs: list[Any]) -> None:
+        """Before any compute: every run's file can be written (its folder exists or can be made, is a
+        writable folder, and no folder stands at the file's own path). Raises CacheError naming the path."""
+        for folder in sorted({self.path(c).parent for c in configs}):
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise CacheError(f"cannot write results under {folder} ({exc.strerror or exc}); nothing was computed") from None
+            if not os.access(folder, os.W_OK):
+                raise CacheError(f"cannot write results under {folder} (not writable); nothing was computed")
+        for c in configs:
+            if self.path(c).is_dir():
+                raise CacheError(f"cannot write {self.path(c)}: a folder stands there; nothing was computed")
+
     def load(self, config: Any) -> RunResult | None:
         """The cached result of ``config``, or None if absent (or corrupt and on_corrupt='recompute')."""
         path = self.path(config)

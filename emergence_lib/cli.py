@@ -21,7 +21,7 @@ import sys
 import warnings
 from typing import Any
 
-from .cache import ResultCache
+from .cache import CacheError, ResultCache
 from .configs import SCALES, ConfigError, check_scale
 from .executors import EXECUTORS
 from .experiments import figures
@@ -50,6 +50,7 @@ def cmd_run(args: argparse.Namespace) -> None:
     fig = _figure(args.figure, args.scale)
     # From the command line a corrupt file is reported by name and recomputed, never used.
     cache = ResultCache(on_corrupt="recompute")
+    cache.check_writable(fig.runs())  # every sweep of the figure, before the first one computes
     for key, runs in fig.sweeps().items():
         result = run_sweep(runs, cache, desc=f"{args.figure} {key}", device=args.device, executor=args.executor,
                            workers=args.workers, scheduler=args.scheduler)
@@ -110,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
             args.fn(args)
-    except ConfigError as exc:
+    except (ConfigError, CacheError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0

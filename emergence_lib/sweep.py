@@ -74,6 +74,8 @@ def run_sweep(
                 results[key] = hit
     n_cached = len(results)
     missing = [(k, c) for k, c in unique.items() if k not in results]
+    if cache is not None and missing:
+        cache.check_writable([c for _, c in missing])  # a run that cannot be stored is not started
 
     by_kind: dict[str, list[Any]] = defaultdict(list)
     for _, c in missing:

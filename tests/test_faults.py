@@ -68,3 +68,23 @@ def test_cache_file_mode_follows_the_umask(tmp_path, mask, mode):
     finally:
         os.umask(old)
     assert stat.S_IMODE(path.stat().st_mode) == mode
+
+
+def test_an_unwritable_store_is_found_before_any_compute(data_dir, capsys):
+    # A file where the kind's folder should be (as root, permissions cannot make a folder unwritable).
+    data_dir.mkdir()
+    (data_dir / "toy_full_gd").write_text("not a folder")
+    assert cli(["run", "figure2_constant"]) == 2
+    _one_line_error(capsys, f"cannot write results under {data_dir / 'toy_full_gd'}")
+    assert not list(data_dir.rglob("*.json")), "no sweep of the figure may compute before the store is checked"
+
+
+def test_a_folder_where_a_run_file_should_be_is_found_before_any_compute(data_dir, capsys, monkeypatch):
+    from emergence_lib import sweep
+    from emergence_lib.experiments import Figure6
+
+    config = Figure6(scale="cpu").runs()[0]
+    ResultCache().path(config).mkdir(parents=True)
+    monkeypatch.setattr(sweep, "run_chunks", lambda *a, **k: pytest.fail("computed before checking the store"))
+    assert cli(["run", "figure6"]) == 2
+    _one_line_error(capsys, "a folder stands there")
