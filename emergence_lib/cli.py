@@ -4,8 +4,9 @@
         compute what the figure's cache lacks (progress with a count of runs and an ETA)
     status FIGURE [--scale cpu]
         what is cached and what is missing, per sweep
-    clear FIGURE [--scale cpu]
-        remove the figure's cached runs at that scale (nothing else)
+    clear FIGURE [--scale cpu] [--dry-run] [--force]
+        remove the figure's cached runs at that scale that no other figure or scale needs
+        (it lists the ones it keeps and why; --force removes those too)
     execute CHAPTER OUT [-p NAME VALUE ...]
         run a chapter with papermill parameters into the notebook OUT
 
@@ -19,9 +20,10 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from collections import Counter
 from typing import Any
 
-from .cache import CacheError, ResultCache
+from .cache import CacheError, ResultCache, run_key
 from .configs import SCALES, ConfigError, check_scale
 from .executors import EXECUTORS
 from .experiments import figures
@@ -68,16 +70,39 @@ def cmd_status(args: argparse.Namespace) -> None:
     print("complete" if total_missing == 0 else f"{total_missing} runs missing")
 
 
+def needed_elsewhere(figure: str, scale: str) -> dict[str, list[str]]:
+    """Run key → the other (figure, scale) pairs that also need that run (cached scales only)."""
+    needs: dict[str, list[str]] = {}
+    for name, cls in figures().items():
+        for other_scale in SCALES[1:]:
+            if (name, other_scale) == (figure, scale):
+                continue
+            for run in cls(scale=other_scale).runs():
+                needs.setdefault(run_key(run), []).append(f"{name} ({other_scale})")
+    return needs
+
+
 def cmd_clear(args: argparse.Namespace) -> None:
+    """Remove the figure's cached runs that no other figure (or scale) needs; --force removes those too."""
     fig = _figure(args.figure, args.scale)
     cache = ResultCache()
-    removed = 0
-    for run in fig.runs():
+    shared = {} if args.force else needed_elsewhere(args.figure, args.scale)
+    removed, kept = 0, Counter()
+    for run in {run_key(r): r for r in fig.runs()}.values():
         path = cache.path(run)
-        if path.exists():
+        if not path.exists():
+            continue
+        if run_key(run) in shared:
+            kept.update(shared[run_key(run)])
+            continue
+        if not args.dry_run:
             path.unlink()
-            removed += 1
-    print(f"removed {removed} cached runs of {args.figure} at scale {args.scale!r}")
+        removed += 1
+    verb = "would remove" if args.dry_run else "removed"
+    print(f"{verb} {removed} cached runs of {args.figure} at scale {args.scale!r}")
+    if kept:
+        print("kept runs that other figures need (--force removes them too): "
+              + ", ".join(f"{n} shared with {who}" for who, n in sorted(kept.items())))
 
 
 def cmd_execute(args: argparse.Namespace) -> None:
@@ -96,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("figure")
         p.add_argument("--scale", default="cpu", help=f"one of {SCALES[1:]}")
         p.set_defaults(fn=fn)
+        if verb == "clear":
+            p.add_argument("--force", action="store_true", help="also remove runs that other figures need")
+            p.add_argument("--dry-run", action="store_true", help="list what would be removed; remove nothing")
         if verb == "run":
             p.add_argument("--executor", default=None, help=f"one of {EXECUTORS} (default: local, or dask with --scheduler)")
             p.add_argument("--workers", type=int, default=None)

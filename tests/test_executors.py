@@ -72,7 +72,10 @@ def test_cli_status_run_and_clear(data_dir, capsys):
     assert cli(["run", "figure6", "--executor", "serial", "--device", "cpu"]) == 0
     assert cli(["status", "figure6"]) == 0
     assert "complete" in capsys.readouterr().out
-    assert cli(["clear", "figure6"]) == 0
+    assert cli(["clear", "figure6"]) == 0  # Figure 6's run is the same at paper scale: kept, and said why
+    out = capsys.readouterr().out
+    assert "removed 0 cached runs" in out and "1 shared with figure6 (paper)" in out
+    assert cli(["clear", "figure6", "--force"]) == 0
     assert "removed 1 cached runs" in capsys.readouterr().out
     assert not list((data_dir / "toy_reduced_flow").glob("*.json"))
 

@@ -88,3 +88,29 @@ def test_a_folder_where_a_run_file_should_be_is_found_before_any_compute(data_di
     monkeypatch.setattr(sweep, "run_chunks", lambda *a, **k: pytest.fail("computed before checking the store"))
     assert cli(["run", "figure6"]) == 2
     _one_line_error(capsys, "a folder stands there")
+
+
+def test_clear_keeps_runs_other_figures_need_unless_forced(data_dir, capsys):
+    from emergence_lib.ablations import Figure13, Figure14
+    from emergence_lib.cache import run_key
+
+    cache = ResultCache()
+    fig14 = {run_key(r): r for r in Figure14(scale="cpu").runs()}
+    for run in fig14.values():  # stand-in results: clear looks only at which files exist
+        cache.save(run, RunResult(summary={"plateau_length": 1.0}, curve={"step": [0.0]}))
+    shared = {k for k in fig14 if k in {run_key(r) for r in Figure13(scale="cpu").runs()}}
+    assert shared  # Figure 14's first variant at seed 0 is Figure 13's 1-layer, 1-head model
+
+    assert cli(["clear", "figure14", "--dry-run"]) == 0
+    assert all(cache.path(r).exists() for r in fig14.values()), "a dry run removes nothing"
+    assert "figure13 (cpu)" in capsys.readouterr().out
+
+    assert cli(["clear", "figure14"]) == 0
+    out = capsys.readouterr().out
+    assert all(cache.path(fig14[k]).exists() for k in shared), "runs Figure 13 needs are kept"
+    assert "kept runs that other figures need" in out and "figure13 (cpu)" in out
+    left = [k for k, r in fig14.items() if cache.path(r).exists()]
+    assert 0 < len(left) < len(fig14) and set(left) >= shared
+
+    assert cli(["clear", "figure14", "--force"]) == 0
+    assert not any(cache.path(r).exists() for r in fig14.values())
