@@ -69,6 +69,33 @@ def _canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=True)
 
 
+def content_checksum(summary: dict[str, Any], curve: dict[str, Any]) -> str:
+    """SHA-256 of a run's stored content (summary and curve as written to JSON), written with it and checked on load."""
+    return hashlib.sha256(_canonical({"summary": summary, "curve": curve}).encode()).hexdigest()
+
+
+def differences(stored: RunResult, fresh: RunResult, ignore: tuple[str, ...] = ("seconds", "device")) -> list[str]:
+    """Where two results of one config differ, exactly (NaN equals NaN); [] if they are identical.
+
+    ``ignore`` lists summary fields that describe where and how fast a run went, not what it computed.
+    """
+    out = []
+    for key in sorted(set(stored.summary) | set(fresh.summary)):
+        if key in ignore:
+            continue
+        a, b = stored.summary.get(key), fresh.summary.get(key)
+        both_nan = isinstance(a, float) and isinstance(b, float) and a != a and b != b
+        if a != b and not both_nan:
+            out.append(f"summary {key}: stored {a!r}, recomputed {b!r}")
+    if set(stored.curve) != set(fresh.curve):
+        out.append(f"curve columns: stored {sorted(stored.curve)}, recomputed {sorted(fresh.curve)}")
+    for key in sorted(set(stored.curve) & set(fresh.curve)):
+        a, b = np.asarray(stored.curve[key], dtype=float), np.asarray(fresh.curve[key], dtype=float)
+        if a.shape != b.shape or not np.array_equal(a, b, equal_nan=True):
+            out.append(f"curve {key}: differs" + ("" if a.shape != b.shape else f" at {int((a != b).sum())} of {a.size} points"))
+    return out
+
+
 def kind_version(config: Any) -> int:
     """The version of what a run of this kind computes: its config class's ``version`` (1 if it has none).
 
@@ -137,6 +164,8 @@ class ResultCache:
                 and record.get("kind_version", 1) == kind_version(config)
                 and _canonical(record["config"]) == _canonical(config_dict(config))
             )
+            if "checksum" in record and record["checksum"] != content_checksum(record["summary"], record["curve"]):
+                raise ValueError("its content does not match the checksum written with it")
             summary = dict(record["summary"])
             curve = {k: np.asarray(v, dtype=float) for k, v in record["curve"].items()}
             lengths = {len(v) for v in curve.values()}
@@ -166,15 +195,18 @@ class ResultCache:
         """Write one run's result atomically (temporary file, fsync, rename)."""
         path = self.path(config)
         path.parent.mkdir(parents=True, exist_ok=True)
+        summary = {k: _jsonable(v) for k, v in result.summary.items()}
+        # Full precision: early in a plateau ½ − L is ~1e-9, below any rounding worth the bytes.
+        curve = {k: np.asarray(v, dtype=float).tolist() for k, v in result.curve.items()}
         record = {
             "format_version": RESULTS_FORMAT_VERSION,
             "kind": config.kind,
             "kind_version": kind_version(config),
             "key": run_key(config),
             "config": config_dict(config),
-            "summary": {k: _jsonable(v) for k, v in result.summary.items()},
-            # Full precision: early in a plateau ½ − L is ~1e-9, below any rounding worth the bytes.
-            "curve": {k: np.asarray(v, dtype=float).tolist() for k, v in result.curve.items()},
+            "summary": summary,
+            "curve": curve,
+            "checksum": content_checksum(summary, curve),
             "meta": meta or {},
         }
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")

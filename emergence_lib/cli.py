@@ -7,6 +7,9 @@
     clear FIGURE [--scale cpu] [--dry-run] [--force]
         remove the figure's cached runs at that scale that no other figure or scale needs
         (it lists the ones it keeps and why; --force removes those too)
+    verify FIGURE [--scale cpu] [--sample N] [--seed S]
+        check each stored run against the checksum written with it, recompute N of them and compare
+        exactly; bad files are named, and the exit status is 1 if there are any
     execute CHAPTER OUT [-p NAME VALUE ...]
         run a chapter with papermill parameters into the notebook OUT
 
@@ -18,12 +21,13 @@ one line that says what is allowed.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import warnings
 from collections import Counter
 from typing import Any
 
-from .cache import CacheError, ResultCache, run_key
+from .cache import CacheError, ResultCache, differences, run_key
 from .configs import SCALES, ConfigError, check_scale
 from .executors import EXECUTORS
 from .experiments import figures
@@ -105,6 +109,44 @@ def cmd_clear(args: argparse.Namespace) -> None:
               + ", ".join(f"{n} shared with {who}" for who, n in sorted(kept.items())))
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check every stored run of the figure against the checksum written with it, then recompute a sample of
+    them (each alone, on the CPU) and compare exactly. Prints each bad file by name; exit status 1 if any."""
+    import random
+
+    from .runs import runner_for
+
+    fig = _figure(args.figure, args.scale)
+    cache = ResultCache()
+    runs = sorted({run_key(r): r for r in fig.runs()}.items())
+    stored, missing, bad, unchecked = [], 0, 0, 0
+    for key, run in runs:
+        path = cache.path(run)
+        if not path.exists():
+            missing += 1
+            continue
+        try:
+            cache.load(run)
+        except CacheError as exc:
+            bad += 1
+            print(f"corrupt: {exc}")
+            continue
+        unchecked += "checksum" not in json.loads(path.read_text())
+        stored.append(run)
+    sample = random.Random(args.seed).sample(stored, min(args.sample, len(stored)))
+    differ = 0
+    for run in sample:
+        (fresh,) = runner_for(run.kind)([run], device="cpu")
+        diff = differences(cache.load(run), fresh)
+        if diff:
+            differ += 1
+            print(f"differs from its code: {cache.path(run)}: {'; '.join(diff[:3])}")
+    print(f"{args.figure} {args.scale}: {len(runs)} runs, {len(stored)} stored and readable "
+          f"({unchecked} written before checksums), {missing} missing, {bad} corrupt; "
+          f"recomputed {len(sample)}: {len(sample) - differ} identical, {differ} differ")
+    return 1 if bad or differ else 0
+
+
 def cmd_execute(args: argparse.Namespace) -> None:
     from .notebooks import _value, execute
 
@@ -116,11 +158,15 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="verb", required=True)
     for verb, fn, help_ in [("run", cmd_run, "compute a figure's missing runs"),
                             ("status", cmd_status, "show what is cached and missing"),
-                            ("clear", cmd_clear, "remove a figure's cached runs")]:
+                            ("clear", cmd_clear, "remove a figure's cached runs"),
+                            ("verify", cmd_verify, "check stored runs against their checksums and recompute a sample")]:
         p = sub.add_parser(verb, help=help_)
         p.add_argument("figure")
         p.add_argument("--scale", default="cpu", help=f"one of {SCALES[1:]}")
         p.set_defaults(fn=fn)
+        if verb == "verify":
+            p.add_argument("--sample", type=int, default=1, help="how many stored runs to recompute and compare (default 1)")
+            p.add_argument("--seed", type=int, default=0, help="which sample")
         if verb == "clear":
             p.add_argument("--force", action="store_true", help="also remove runs that other figures need")
             p.add_argument("--dry-run", action="store_true", help="list what would be removed; remove nothing")
@@ -138,11 +184,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
-            args.fn(args)
+            return args.fn(args) or 0
     except (ConfigError, CacheError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    return 0
 
 
 if __name__ == "__main__":

@@ -12,18 +12,15 @@ import json
 import math
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from emergence_lib.cache import ResultCache, run_key
+from emergence_lib.cache import ResultCache, differences, run_key
 from emergence_lib.configs import ToyFlowConfig, ToyFullGDConfig, ToySGDConfig, TransformerRecallConfig, TransformerRegressionConfig
 from emergence_lib.experiments import Figure8
 from emergence_lib.runs import runner_for
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 CONFIG_CLASSES = {c.kind: c for c in (ToyFlowConfig, ToyFullGDConfig, ToySGDConfig, TransformerRegressionConfig, TransformerRecallConfig)}
-# Fields that describe where and how fast a run went, not what it computed.
-NOT_COMPARED = {"seconds", "device"}
 
 
 def _cost(record: dict) -> float:
@@ -63,11 +60,4 @@ def test_a_stored_reduced_flow_is_reproduced_exactly():
 
 
 def _assert_identical(stored, fresh) -> None:
-    for key, value in fresh.summary.items():
-        if key in NOT_COMPARED:
-            continue
-        same = value == stored.summary[key] or (isinstance(value, float) and math.isnan(value) and math.isnan(stored.summary[key]))
-        assert same, f"summary[{key!r}]: stored {stored.summary[key]!r}, recomputed {value!r}"
-    assert set(fresh.curve) == set(stored.curve)
-    for key, column in fresh.curve.items():
-        np.testing.assert_array_equal(np.asarray(column, dtype=float), stored.curve[key], err_msg=f"curve column {key!r}")
+    assert differences(stored, fresh) == []

@@ -114,3 +114,30 @@ def test_clear_keeps_runs_other_figures_need_unless_forced(data_dir, capsys):
 
     assert cli(["clear", "figure14", "--force"]) == 0
     assert not any(cache.path(r).exists() for r in fig14.values())
+
+
+def test_verify_names_a_tampered_file_and_a_result_of_other_code(data_dir, capsys):
+    import json
+
+    from emergence_lib.cache import content_checksum
+    from emergence_lib.experiments import Figure6
+
+    assert cli(["run", "figure6", "--executor", "serial", "--device", "cpu"]) == 0
+    capsys.readouterr()
+    assert cli(["verify", "figure6", "--sample", "1"]) == 0
+    assert "1 stored and readable (0 written before checksums), 0 missing, 0 corrupt; recomputed 1: 1 identical" in capsys.readouterr().out
+
+    path = ResultCache().path(Figure6(scale="cpu").runs()[0])
+    record = json.loads(path.read_text())
+    record["summary"]["plateau_length"] *= 1.3  # a stored value changed by hand
+    path.write_text(json.dumps(record))
+    assert cli(["verify", "figure6", "--sample", "1"]) == 1
+    out = capsys.readouterr().out
+    assert f"corrupt: cache file {path}" in out and "does not match the checksum" in out
+
+    # The same change with a matching checksum: what a result of other code looks like. Recomputing finds it.
+    record["checksum"] = content_checksum(record["summary"], record["curve"])
+    path.write_text(json.dumps(record))
+    assert cli(["verify", "figure6", "--sample", "1"]) == 1
+    out = capsys.readouterr().out
+    assert f"differs from its code: {path}: summary plateau_length" in out and "1 differ" in out
