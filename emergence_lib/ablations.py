@@ -6,9 +6,8 @@
 * Figure 14: what the task gives away. Relevance feature + random position,
   feature + fixed position (drawn once per seed), no feature + fixed position.
   The fourth combination is unsolvable and refused by `configs.check_solvable`.
-  "longer contexts" adds larger T at small d for all three, and "paper width"
-  random vs fixed position (with the feature) in Table 1's width-256 model at
-  lr 1e-4 (neither is in the paper).
+  "longer contexts" adds larger T at small d for all three (not in the paper).
+  The fixed position is drawn once per seed, so the figure has more seeds.
 * Figure 15: the optimizer. SGD against Adam on a 1-layer, 1-head model, with
   the learning rates chosen by a small search that the sweeps include.
 
@@ -24,10 +23,10 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from .configs import TransformerRegressionConfig
-from .tasks import SingleLocationRegression
 from .experiments import ScaledFigure
 from .metrics import PowerLawFit, fit_power_law, mean_over_seeds
 from .sweep import SweepResult
+from .tasks import SingleLocationRegression
 
 # The cpu scale keeps Figure 3's model (width 64, QK 16, Adam 1e-3) and a 3 × 3
 # grid of (d, T), the least that fits two exponents with one value to spare per
@@ -38,7 +37,7 @@ ABLATION_SCALES: dict[str, dict[str, Any]] = {
         "model": {"d_model": 32, "d_qk": 8}, "adam_lr": 3e-3, "seeds": (0,), "max_steps": 2000,
         "d": (2, 4), "T": (8, 16), "layers": (1, 2), "heads": (1, 2),
         "sgd_lr": 0.1, "fig15_adam_lr": 3e-3, "sgd_max_steps": 3000, "search_point": (8, 4),
-        "sgd_lrs": (0.03, 0.1), "adam_lrs": (3e-3,), "fig14_longer": {"T": (), "d": ()}, "fig14_wide": None,
+        "sgd_lrs": (0.03, 0.1), "adam_lrs": (3e-3,), "fig14_longer": {"T": (), "d": ()},
         "fig14_seeds": (0, 1), "fig13_seeds": (0,),
     },
     "cpu": {
@@ -54,14 +53,12 @@ ABLATION_SCALES: dict[str, dict[str, Any]] = {
         "sgd_lrs": (0.01, 0.02, 0.03, 0.05, 0.1, 0.3), "adam_lrs": (3e-4, 1e-3, 3e-3, 1e-2),
         # Figure 14 at longer contexts: does a random position start to cost more as T grows?
         "fig14_longer": {"T": (128, 256), "d": (8, 16)},
-        # (The width-256 check of version 1 ran on the flawed task; it is not rerun at this scale.)
-        "fig14_wide": None,
     },
     "paper": {
         "model": {"d_model": 256, "d_qk": 64}, "adam_lr": 1e-4, "seeds": (0, 1, 2), "max_steps": 100_000,
         "d": (16, 32, 64, 128), "T": (32, 64, 128, 256), "layers": (1, 2, 4), "heads": (1, 2, 4, 8),
         "sgd_lr": 5e-3, "fig15_adam_lr": 1e-4, "sgd_max_steps": 400_000, "search_point": (64, 32),
-        "sgd_lrs": (1e-3, 2e-3, 5e-3, 1e-2), "adam_lrs": (3e-5, 1e-4, 3e-4), "fig14_longer": {"T": (), "d": ()}, "fig14_wide": None,
+        "sgd_lrs": (1e-3, 2e-3, 5e-3, 1e-2), "adam_lrs": (3e-5, 1e-4, 3e-4), "fig14_longer": {"T": (), "d": ()},
         "fig14_seeds": (0, 1, 2, 3, 4), "fig13_seeds": (0, 1, 2),
     },
 }
@@ -128,11 +125,6 @@ class Figure14(_Ablation):
         out["longer contexts"] = [
             r for rand, feat in TASK_VARIANTS.values() for T in longer["T"] for d in longer["d"]
             for r in self._runs(T, d, random_position=rand, relevance_feature=feat, seeds=seeds)
-        ]
-        wide = self.grid["fig14_wide"]
-        out["paper width"] = [] if wide is None else [
-            r for rand in (True, False) for T in wide["T"] for d in wide["d"]
-            for r in self._runs(T, d, random_position=rand, lr=wide["lr"], **wide["model"])
         ]
         return out
 

@@ -120,7 +120,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     cache = ResultCache()
     runs = sorted({run_key(r): r for r in fig.runs()}.items())
     stored, missing, bad, unchecked = [], 0, 0, 0
-    for key, run in runs:
+    for _, run in runs:
         path = cache.path(run)
         if not path.exists():
             missing += 1

@@ -21,21 +21,23 @@ import papermill
 from .configs import ConfigError, check_scale
 
 
-def has_parameters_cell(path: str | Path) -> bool:
+def _parameters_cells(path: str | Path) -> list:
     nb = nbformat.read(str(path), as_version=4)
-    return any("parameters" in c.get("metadata", {}).get("tags", []) for c in nb.cells)
+    return [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
+
+
+def has_parameters_cell(path: str | Path) -> bool:
+    return bool(_parameters_cells(path))
 
 
 def accepted_parameters(path: str | Path) -> list[str]:
     """The names the chapter's ``parameters`` cell assigns (read with ``ast``: papermill's own parser
     skips a line whose comment holds a quote)."""
-    nb = nbformat.read(str(path), as_version=4)
     names: list[str] = []
-    for cell in nb.cells:
-        if "parameters" in cell.get("metadata", {}).get("tags", []):
-            for node in ast.parse(cell.source).body:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-                names += [t.id for t in targets if isinstance(t, ast.Name)]
+    for cell in _parameters_cells(path):
+        for node in ast.parse(cell.source).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+            names += [t.id for t in targets if isinstance(t, ast.Name)]
     return names
 
 
