@@ -10,6 +10,8 @@
     verify FIGURE [--scale cpu] [--sample N] [--seed S]
         check each stored run against the checksum written with it, recompute N of them and compare
         exactly; bad files are named, and the exit status is 1 if there are any
+    migrate [--dry-run]
+        re-key stored runs whose config gained or retyped a field (see `migrations`); nothing is recomputed
     execute CHAPTER OUT [-p NAME VALUE ...]
         run a chapter with papermill parameters into the notebook OUT
 
@@ -147,6 +149,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1 if bad or differ else 0
 
 
+def cmd_migrate(args: argparse.Namespace) -> None:
+    from .migrations import migrate
+
+    moved = migrate(dry_run=args.dry_run)
+    for name, n in sorted(Counter(name for name, _, _ in moved).items()):
+        print(f"{'would re-key' if args.dry_run else 're-keyed'} {n} stored runs: {name}")
+    if not moved:
+        print("nothing to migrate")
+
+
 def cmd_execute(args: argparse.Namespace) -> None:
     from .notebooks import _value, execute
 
@@ -175,6 +187,9 @@ def main(argv: list[str] | None = None) -> int:
             p.add_argument("--workers", type=int, default=None)
             p.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786")
             p.add_argument("--device", default="auto")
+    m = sub.add_parser("migrate", help="re-key stored runs after a config change (no recompute)")
+    m.add_argument("--dry-run", action="store_true")
+    m.set_defaults(fn=cmd_migrate)
     e = sub.add_parser("execute", help="run a chapter with parameters")
     e.add_argument("chapter")
     e.add_argument("out")

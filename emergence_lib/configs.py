@@ -322,7 +322,8 @@ class TransformerRecallConfig:
     """One seed of a Transformer trained on in-context associative recall (paper §3.2, App. C).
 
     Defaults are Table 1's recall model with LayerNorm (pre-LN) as the text and
-    the rebuttal say (Table 1 says none): 4 layers, 4 heads, width 256, causal
+    the rebuttal say (Table 1 says none; ``layer_norm`` also takes "post" and
+    "none", and ``embedding`` "linear" for nn.Linear's initialisation): 4 layers, 4 heads, width 256, causal
     attention, Adam 1e-4, batch 32. Emergence is the first evaluation step at
     which accuracy on ``emergence_on`` data reaches ``threshold`` (the paper:
     5% on test data, which has B = 1 and p = 0). A run stops at ``stop_factor``
@@ -341,7 +342,8 @@ class TransformerRecallConfig:
     d_model: int = 256
     d_qk: int = 64
     mlp_factor: int = 4
-    layer_norm: bool = True
+    layer_norm: Literal["pre", "post", "none"] = "pre"  # the text's reading; "none" is Table 1's
+    embedding: Literal["lookup", "linear"] = "lookup"  # lookup: N(0, 1) token vectors; linear: nn.Linear's init
     lr: float = 1e-4
     batch_size: int = 32
     max_steps: int = 200_000
@@ -354,6 +356,10 @@ class TransformerRecallConfig:
 
     def __post_init__(self) -> None:
         check_recall_task(self)
+        if self.layer_norm not in ("pre", "post", "none"):
+            raise ConfigError(f"layer_norm must be 'pre', 'post' or 'none', got {self.layer_norm!r}")
+        if self.embedding not in ("lookup", "linear"):
+            raise ConfigError(f"embedding must be 'lookup' or 'linear', got {self.embedding!r}")
         object.__setattr__(self, "lr", check_positive("lr (learning rate)", self.lr))
         for name in ("n_layers", "n_heads", "d_model", "d_qk", "batch_size", "max_steps", "eval_size", "evals_per_decade"):
             object.__setattr__(self, name, check_int(name, getattr(self, name), 1))

@@ -37,6 +37,8 @@ RECALL_SCALES: dict[str, dict[str, Any]] = {
         "threshold": 0.5, "max_steps": 1500, "eval_size": 128,
         "n_tokens": (8, 12), "n_pairs": (2, 3),
         "fig5": {"n_tokens": 8, "n_pairs": 4, "B": (1, 2), "p": (0.0, 0.4), "lr": 3e-3, "steps": 600},
+        "no_ln_lrs": (3e-3,),
+        "placement": {"n_tokens": 8, "n_pairs": (2, 3), "seeds": (0,), "lr": 3e-3, "max_steps": 300},
     },
     "cpu": {
         "model": {"d_model": 64, "d_qk": 16, "n_layers": 4, "n_heads": 4}, "lrs": (3e-4, 1e-3), "seeds": (0, 1),
@@ -46,6 +48,11 @@ RECALL_SCALES: dict[str, dict[str, Any]] = {
         "threshold": 0.5, "max_steps": 20_000, "eval_size": 256,
         "n_tokens": (16, 32, 64), "n_pairs": (4, 6, 8),
         "fig5": {"n_tokens": 32, "n_pairs": 8, "B": (1, 2, 4), "p": (0.0, 0.2, 0.4, 0.8), "lr": 1e-3, "steps": 8000},
+        # Figure 4 without LayerNorm: lr 1e-3 only, the faster candidate at all nine points with pre-LN.
+        "no_ln_lrs": (1e-3,),
+        # Where copying and selection form: Figure 5's model and lr, 3 seeds; max_steps as Figure 4's grid so
+        # that its pre-LN runs at 8 pairs are shared.
+        "placement": {"n_tokens": 32, "n_pairs": (4, 8, 12), "seeds": (0, 1, 2), "lr": 1e-3, "max_steps": 20_000},
     },
     "paper": {
         "model": {"d_model": 256, "d_qk": 64, "n_layers": 4, "n_heads": 4}, "lrs": (1e-5, 3e-5, 1e-4), "seeds": (0, 1, 2),
@@ -53,6 +60,8 @@ RECALL_SCALES: dict[str, dict[str, Any]] = {
         "threshold": 0.05, "max_steps": 200_000, "eval_size": 512,
         "n_tokens": (32, 64, 128, 256), "n_pairs": (8, 16, 32, 64),
         "fig5": {"n_tokens": 256, "n_pairs": 32, "B": (1, 2, 4, 8), "p": (0.0, 0.2, 0.4, 0.8), "lr": 1e-4, "steps": 150_000},
+        "no_ln_lrs": (1e-5, 3e-5, 1e-4),
+        "placement": {"n_tokens": 256, "n_pairs": (8, 16, 32), "seeds": (0, 1, 2), "lr": 1e-4, "max_steps": 200_000},
     },
 }
 
@@ -92,6 +101,11 @@ class Figure4(_Recall):
                 for r in self._runs(n_tokens=V, n_pairs=N, lr=lr)
             ],
             "lr_probe": [r for V, N in probe["points"] for r in self._runs(n_tokens=V, n_pairs=N, lr=probe["lr"])],
+            # Table 1's reading (no LayerNorm), for the refit of the law beside the text's (pre-LN) one.
+            "grid_no_ln": [
+                r for lr in g["no_ln_lrs"] for V in g["n_tokens"] for N in g["n_pairs"] if N < V
+                for r in self._runs(n_tokens=V, n_pairs=N, lr=lr, layer_norm="none")
+            ],
         }
 
 
@@ -127,7 +141,22 @@ class Figure17(Figure5):
     name: ClassVar[str] = "Figure 17"
 
     def sweeps(self) -> dict[str, list[TransformerRecallConfig]]:
-        return {"attention": self._runs(**self._common())}
+        return {"attention": self._runs(**self._common()), "placement": self.placement_runs()}
+
+    def placement_runs(self) -> list[TransformerRecallConfig]:
+        """Every set-up of PLACEMENT_SETUPS × n_pairs, seed by seed (so that a cut-short sweep has whole seeds)."""
+        g = self.grid["placement"]
+        base = dict(threshold=self.grid["threshold"], eval_size=self.grid["eval_size"], **self.grid["model"])
+        base |= dict(n_tokens=g["n_tokens"], lr=g["lr"], max_steps=g["max_steps"])
+        return [
+            TransformerRecallConfig(seed=seed, n_pairs=N, layer_norm=ln, embedding=emb, **base)
+            for seed in g["seeds"] for ln, emb in PLACEMENT_SETUPS for N in g["n_pairs"]
+        ]
+
+
+# (layer_norm, embedding): the text's reading (pre- or post-LN) and Table 1's (no LN) with the lookup embedding,
+# and no LN with nn.Linear's small initialisation. Pre- and post-LN with the linear embedding are left out (budget).
+PLACEMENT_SETUPS: tuple[tuple[str, str], ...] = (("pre", "lookup"), ("post", "lookup"), ("none", "lookup"), ("none", "linear"))
 
 
 # ------------------------------------------------------------------ analysis --

@@ -137,7 +137,7 @@ def recall_model_config(c: TransformerRecallConfig) -> TransformerConfig:
     return TransformerConfig(
         input_dim=c.n_tokens, output_dim=c.n_tokens, n_layers=c.n_layers, n_heads=c.n_heads, d_model=c.d_model,
         d_qk=c.d_qk, mlp_factor=c.mlp_factor, layer_norm=c.layer_norm, causal=True, max_len=2 * c.n_pairs + 1,
-        embedding="lookup",
+        embedding=c.embedding,
     )
 
 

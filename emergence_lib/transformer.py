@@ -11,7 +11,8 @@ Choices the paper leaves open (spec §10.7), made here and stated in the chapter
 * positions are sinusoidal encodings added to a linear embedding of the d (+1) inputs
   (for one-hot tokens, ``embedding="lookup"`` initialises it like nn.Embedding);
 * values have width d_model / n_heads per head; queries and keys ``d_qk``;
-* LayerNorm (pre-LN, when on) is off by default, as in Table 1 for this task.
+* LayerNorm is off by default, as in Table 1 for this task; ``layer_norm="pre"`` normalises each
+  block's input (and the readout's), ``"post"`` each residual sum (the original Transformer's).
 
 Attention patterns are returned on request: ``model(x, return_attention=True)``.
 """
@@ -28,6 +29,9 @@ from torch import nn
 from .configs import ConfigError, check_heads, check_int
 
 
+LAYER_NORMS = ("pre", "post", "none")
+
+
 @dataclass(frozen=True)
 class TransformerConfig:
     """Architecture. Defaults are Table 1's linear-regression Transformer."""
@@ -39,7 +43,7 @@ class TransformerConfig:
     d_model: int = 256
     d_qk: int = 64
     mlp_factor: int = 4
-    layer_norm: bool = False
+    layer_norm: str | bool = "none"  # "pre" | "post" | "none"; True means "pre" and False "none"
     skip: bool = True
     causal: bool = False
     max_len: int = 4096
@@ -51,6 +55,10 @@ class TransformerConfig:
                               ("d_model", 1), ("d_qk", 1), ("mlp_factor", 0), ("max_len", 1)]:
             check_int(name, getattr(self, name), minimum)
         check_heads(self.d_model, self.n_heads)
+        if isinstance(self.layer_norm, bool):
+            object.__setattr__(self, "layer_norm", "pre" if self.layer_norm else "none")
+        if self.layer_norm not in LAYER_NORMS:
+            raise ConfigError(f"layer_norm must be one of {LAYER_NORMS}, got {self.layer_norm!r}")
         if self.embedding not in ("linear", "lookup"):
             raise ConfigError(f"embedding must be 'linear' or 'lookup', got {self.embedding!r}")
         if self.readout_init not in ("default", "zero"):
@@ -112,8 +120,10 @@ class Block(nn.Module):
         self.proj = EnsembleLinear(E, H * self.d_v, D, gens)
         self.mlp_in = EnsembleLinear(E, D, cfg.mlp_factor * D, gens) if cfg.mlp_factor else None
         self.mlp_out = EnsembleLinear(E, cfg.mlp_factor * D, D, gens) if cfg.mlp_factor else None
-        self.ln1 = EnsembleLayerNorm(E, D) if cfg.layer_norm else nn.Identity()
-        self.ln2 = EnsembleLayerNorm(E, D) if cfg.layer_norm else nn.Identity()
+        # Pre-LN normalises what enters attention and the MLP; post-LN normalises each residual sum.
+        self.pre = cfg.layer_norm == "pre"
+        self.ln1 = EnsembleLayerNorm(E, D) if cfg.layer_norm != "none" else nn.Identity()
+        self.ln2 = EnsembleLayerNorm(E, D) if cfg.layer_norm != "none" and cfg.mlp_factor else nn.Identity()
 
     def attention(self, x: torch.Tensor, last_only: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
         """Attention output and pattern; with ``last_only`` only the last position queries (Tq = 1, else T)."""
@@ -140,13 +150,17 @@ class Block(nn.Module):
 
     def forward(self, x: torch.Tensor, last_only: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
         """(E, n, T, D) → (E, n, T, D), or (E, n, 1, D) for the last position only (the readout's)."""
-        a, pattern = self.attention(self.ln1(x), last_only)
+        a, pattern = self.attention(self.ln1(x) if self.pre else x, last_only)
         if last_only:
             x = x[:, :, -1:]  # attention, residual and MLP are position-wise from here: the last position suffices
         x = x + a if self.cfg.skip else a
+        if not self.pre:
+            x = self.ln1(x)  # post-LN (identity with no LN)
         if self.mlp_in is not None:
-            m = self.mlp_out(F.gelu(self.mlp_in(self.ln2(x))))  # type: ignore[misc]
+            m = self.mlp_out(F.gelu(self.mlp_in(self.ln2(x) if self.pre else x)))  # type: ignore[misc]
             x = x + m if self.cfg.skip else m
+            if not self.pre:
+                x = self.ln2(x)
         return x, pattern
 
 
@@ -169,7 +183,8 @@ class EnsembleTransformer(nn.Module):
                 self.embed.bias.zero_()
         self.register_buffer("positions", sinusoidal_positions(cfg.max_len, cfg.d_model), persistent=False)
         self.blocks = nn.ModuleList([Block(cfg, E, gens) for _ in range(cfg.n_layers)])
-        self.ln_f = EnsembleLayerNorm(E, cfg.d_model) if cfg.layer_norm else nn.Identity()
+        # Pre-LN needs a final LN before the readout; post-LN's residual stream is already normalised.
+        self.ln_f = EnsembleLayerNorm(E, cfg.d_model) if cfg.layer_norm == "pre" else nn.Identity()
         self.readout = EnsembleLinear(E, cfg.d_model, cfg.output_dim, gens)
         if cfg.readout_init == "zero":
             # The untrained model then predicts exactly 0, so training starts on the plateau (loss ½ for

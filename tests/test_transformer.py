@@ -178,7 +178,7 @@ def test_plateau_level_is_the_median_inside_the_window():
     assert np.isnan(plateau_level(t, loss, end=0.5))
 
 
-@pytest.mark.parametrize("n_layers, n_heads, causal, layer_norm", [(1, 1, False, False), (2, 4, False, False), (4, 4, True, True)])
+@pytest.mark.parametrize("n_layers, n_heads, causal, layer_norm", [(1, 1, False, False), (2, 4, False, False), (4, 4, True, True), (2, 4, True, "post")])
 def test_last_position_forward_matches_the_full_computation(n_layers, n_heads, causal, layer_norm):
     """The default forward computes the last layer at the readout position only: same outputs and gradients."""
     cfg = TransformerConfig(input_dim=9, output_dim=8, n_layers=n_layers, n_heads=n_heads, d_model=32, d_qk=8,
@@ -197,6 +197,22 @@ def test_last_position_forward_matches_the_full_computation(n_layers, n_heads, c
     # The attention patterns stay reachable, in full, when asked for.
     _, patterns = model(x, return_attention=True)
     assert all(p.shape == (2, 16, n_heads, 24, 24) for p in patterns)
+
+
+@pytest.mark.parametrize("layer_norm", ["pre", "post", "none"])
+def test_layer_norm_placement_normalises_what_it_says(layer_norm):
+    """Post-LN: every block's output (the residual stream) is normalised per position; pre-LN and none: it is not,
+    and pre-LN alone normalises the readout's input. Read off the blocks' outputs, not the code path."""
+    cfg = TransformerConfig(input_dim=6, output_dim=6, n_layers=3, n_heads=2, d_model=16, d_qk=4, layer_norm=layer_norm)
+    model = EnsembleTransformer(cfg, seeds=[0])
+    h = model.embed(torch.randn(1, 8, 10, 6)) * 5 + model.positions[:10]
+    for block in model.blocks:
+        h, _ = block(h)
+        normalised = torch.allclose(h.mean(-1), torch.zeros(()), atol=1e-5) and torch.allclose(h.var(-1, unbiased=False), torch.ones(()), atol=1e-3)
+        assert normalised == (layer_norm == "post")
+    assert isinstance(model.ln_f, torch.nn.Identity) == (layer_norm != "pre")
+    with pytest.raises(ConfigError, match="layer_norm"):
+        TransformerConfig(input_dim=6, output_dim=6, d_model=16, layer_norm="sandwich")
 
 
 def test_zero_readout_starts_at_the_plateau_loss():

@@ -1,0 +1,84 @@
+"""Re-keying stored runs when a config gains or retypes a field, without recomputing them.
+
+A run's key hashes every config field, so adding a field (even one whose
+default reproduces the old behaviour) changes every key of that kind. A
+migration maps each stored config to its new form; the file is rewritten under
+the new key with its summary, curve and checksum untouched, and the old file is
+removed only after the new one is safely written. It is idempotent: a config
+the migration leaves unchanged is skipped. Stored runs are never recomputed
+here; that a migrated file still equals a fresh run is what
+``tests/test_cache_reproduces.py`` checks.
+
+    python -m emergence_lib migrate [--dry-run]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .cache import RESULTS_FORMAT_VERSION, CacheError, ResultCache, content_checksum
+from .configs import TransformerRecallConfig
+
+
+@dataclass(frozen=True)
+class Migration:
+    """``transform`` maps an old stored config dict of ``config_class`` to the new one (or returns it unchanged)."""
+
+    name: str
+    config_class: type
+    transform: Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _recall_layer_norm_options(config: dict[str, Any]) -> dict[str, Any]:
+    # layer_norm was a bool (True = pre-LN) and the embedding always the N(0, 1) lookup.
+    new = dict(config)
+    if isinstance(new.get("layer_norm"), bool):
+        new["layer_norm"] = "pre" if new["layer_norm"] else "none"
+    new.setdefault("embedding", "lookup")
+    return new
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration("recall: layer_norm pre/post/none and embedding lookup/linear", TransformerRecallConfig,
+              _recall_layer_norm_options),
+)
+
+
+def migrate(root: Path | str | None = None, dry_run: bool = False,
+            migrations: tuple[Migration, ...] = MIGRATIONS) -> list[tuple[str, Path, Path]]:
+    """Apply every migration to the store under ``root``; returns (migration, old path, new path) per file moved."""
+    cache = ResultCache(root)
+    moved = []
+    for m in migrations:
+        folder = cache.root / m.config_class.kind
+        for old_path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+            try:
+                record = json.loads(old_path.read_text())
+            except (OSError, ValueError) as exc:
+                raise CacheError(f"cannot migrate {old_path}: unreadable ({exc})") from exc
+            new_config = m.transform(record["config"])
+            if new_config == record["config"]:
+                continue
+            if record.get("checksum") not in (None, content_checksum(record["summary"], record["curve"])):
+                raise CacheError(f"cannot migrate {old_path}: its content does not match its checksum")
+            config = m.config_class(**new_config)  # validates the migrated config
+            new_path = cache.path(config)
+            moved.append((m.name, old_path, new_path))
+            if dry_run:
+                continue
+            if new_path.exists():
+                raise CacheError(f"cannot migrate {old_path}: {new_path} already exists")
+            fresh_record = dict(record, config=new_config, key=new_path.stem,
+                                meta=dict(record.get("meta", {}), migrated_from=old_path.stem, migration=m.name))
+            assert fresh_record["format_version"] == RESULTS_FORMAT_VERSION
+            tmp = new_path.with_name(f".{new_path.stem}.migrating")
+            tmp.write_text(json.dumps(fresh_record, allow_nan=True))
+            os.replace(tmp, new_path)
+            if cache.load(config) is None:  # read back through the normal path (checks config and checksum)
+                raise CacheError(f"migrated file {new_path} does not load")
+            old_path.unlink()
+    return moved
