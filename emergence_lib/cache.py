@@ -224,3 +224,16 @@ class ResultCache:
             raise
         return path
 
+    def stale_files(self, current_versions: dict[str, int]) -> list[Path]:
+        """Stored files no current config can be served from: another results format, or an older version of
+        their kind than ``current_versions`` (kind → the code's version). Unreadable files are left to `load`."""
+        stale = []
+        for kind, version in sorted(current_versions.items()):
+            for path in sorted((self.root / kind).glob("*.json")):
+                try:
+                    record = json.loads(path.read_text())
+                    if record["format_version"] != RESULTS_FORMAT_VERSION or record.get("kind_version", 1) != version:
+                        stale.append(path)
+                except (OSError, ValueError, KeyError, TypeError):
+                    continue
+        return stale

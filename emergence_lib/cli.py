@@ -10,6 +10,8 @@
     verify FIGURE [--scale cpu] [--sample N] [--seed S]
         check each stored run against the checksum written with it, recompute N of them and compare
         exactly; bad files are named, and the exit status is 1 if there are any
+    prune [--dry-run]
+        remove stored runs of an older version of their kind (their code changed; no key can reach them)
     migrate [--dry-run]
         re-key stored runs whose config gained or retyped a field (see `migrations`); nothing is recomputed
     execute CHAPTER OUT [-p NAME VALUE ...]
@@ -29,7 +31,7 @@ import warnings
 from collections import Counter
 from typing import Any
 
-from .cache import CacheError, ResultCache, differences, run_key
+from .cache import CacheError, ResultCache, differences, kind_version, run_key
 from .configs import SCALES, ConfigError, check_scale
 from .executors import EXECUTORS
 from .experiments import figures
@@ -149,6 +151,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1 if bad or differ else 0
 
 
+def cmd_prune(args: argparse.Namespace) -> None:
+    from .configs import RUN_CONFIGS
+
+    stale = ResultCache().stale_files({kind: kind_version(cls) for kind, cls in RUN_CONFIGS.items()})
+    for path in stale:
+        if not args.dry_run:
+            path.unlink()
+    by_kind = Counter(path.parent.name for path in stale)
+    verb = "would remove" if args.dry_run else "removed"
+    print(f"{verb} {len(stale)} stored runs of older code" + "".join(f"; {n} of {k}" for k, n in sorted(by_kind.items())))
+
+
 def cmd_migrate(args: argparse.Namespace) -> None:
     from .migrations import migrate
 
@@ -187,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
             p.add_argument("--workers", type=int, default=None)
             p.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786")
             p.add_argument("--device", default="auto")
+    pr = sub.add_parser("prune", help="remove stored runs of an older version of their kind")
+    pr.add_argument("--dry-run", action="store_true")
+    pr.set_defaults(fn=cmd_prune)
     m = sub.add_parser("migrate", help="re-key stored runs after a config change (no recompute)")
     m.add_argument("--dry-run", action="store_true")
     m.set_defaults(fn=cmd_migrate)

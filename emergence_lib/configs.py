@@ -89,6 +89,9 @@ class ToyFlowConfig:
     """
 
     kind: ClassVar[str] = "toy_reduced_flow"
+    # 2: recorded on a lattice whose points do not depend on the batch's longest horizon, so a run is
+    # bit-identical alone or in any batch (version 1 used geomspace up to the batch's largest t_max).
+    version: ClassVar[int] = 2
 
     T: int
     d: int
@@ -372,3 +375,9 @@ class TransformerRecallConfig:
             raise ConfigError(f"emergence_on must be 'test' or 'train_distribution', got {self.emergence_on!r}")
         if self.stop_factor is not None and not self.stop_factor >= 1:
             raise ConfigError(f"stop_factor must be ≥ 1 or None (run every step), got {self.stop_factor}")
+
+
+# Every kind of run, by its ``kind`` (the folder its results are stored in).
+RUN_CONFIGS: dict[str, type] = {
+    c.kind: c for c in (ToyFlowConfig, ToyFullGDConfig, ToySGDConfig, TransformerRegressionConfig, TransformerRecallConfig)
+}

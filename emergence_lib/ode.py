@@ -7,10 +7,15 @@ that a short run (small T) does not force tiny steps on a long one.
 The scheme is Dormand–Prince 5(4) with per-row error control. Steps are
 clipped so that every row lands exactly on each point of a shared recording
 grid, which gives the loss "evaluated" on that grid, as a training run would.
+
+Rows never mix: every operation is elementwise or a reduction within a row, and
+the default grid (`lattice_grid`) has points that do not depend on the rows'
+horizons, so a row's result is bit-identical alone or in any batch (tested).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable
 
@@ -52,6 +57,30 @@ def time_grid(t_max: float, points_per_decade: int, t_min: float = 0.1) -> np.nd
     """0 followed by a geometric grid from ``t_min`` to ``t_max`` (inclusive)."""
     n = int(np.ceil(np.log10(t_max / t_min) * points_per_decade)) + 1
     return np.concatenate([[0.0], np.geomspace(t_min, t_max, n)])
+
+
+def lattice_grid(t_max: float, points_per_decade: int, t_min: float = 0.1) -> np.ndarray:
+    """0 followed by the points t_min·10^(i/points_per_decade) up to ``t_max``.
+
+    Unlike `time_grid`, every point is independent of ``t_max``: rows with different horizons integrated
+    together land on exactly the points each would land on alone, so a run's result does not depend on
+    which other runs share its batch.
+    """
+    points = _lattice(points_per_decade, t_min)
+    if not t_max <= points[-1]:
+        raise ValueError(f"t_max={t_max} lies beyond the lattice's {points[-1]:g} (t_min · 10^{_LATTICE_DECADES})")
+    return np.concatenate([[0.0], points[: max(int(np.searchsorted(points, t_max * (1 + 1e-12), side="right")), 1)]])
+
+
+_LATTICE_DECADES = 14
+
+
+@functools.lru_cache(maxsize=16)
+def _lattice(points_per_decade: int, t_min: float) -> np.ndarray:
+    # Computed once at full length and sliced, so that no point's rounding depends on how many are asked for.
+    points = t_min * 10.0 ** (np.arange(_LATTICE_DECADES * points_per_decade + 1) / points_per_decade)
+    points.flags.writeable = False
+    return points
 
 
 def integrate(
@@ -146,7 +175,7 @@ def gradient_flow(
 ) -> Trajectory:
     """`integrate` set up as the reduced models use it.
 
-    Starts from 0 (or ``y0``), records on the default geometric grid up to
+    Starts from 0 (or ``y0``), records on the geometric lattice up to
     max(``t_max``) (or on ``t_grid``), and stops a row at the first recording
     point where ``loss(y)`` is below its ``stop_below``.
     """
@@ -158,6 +187,7 @@ def gradient_flow(
         def stop(y: np.ndarray) -> np.ndarray:
             return loss(y) < floor
 
-    grid = time_grid(float(t_max.max()), points_per_decade) if t_grid is None else np.asarray(t_grid, dtype=float)
+    # The lattice, not geomspace up to max(t_max): a row's recording points must not depend on its batch.
+    grid = lattice_grid(float(t_max.max()), points_per_decade) if t_grid is None else np.asarray(t_grid, dtype=float)
     start = np.zeros((n, n_state)) if y0 is None else np.asarray(y0, dtype=float).reshape(n, n_state)
     return integrate(rhs, start, grid, t_end=t_max, stop=stop, rtol=rtol)

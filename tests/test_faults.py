@@ -141,3 +141,18 @@ def test_verify_names_a_tampered_file_and_a_result_of_other_code(data_dir, capsy
     assert cli(["verify", "figure6", "--sample", "1"]) == 1
     out = capsys.readouterr().out
     assert f"differs from its code: {path}: summary plateau_length" in out and "1 differ" in out
+
+
+def test_prune_removes_only_runs_of_an_older_version_of_their_kind(data_dir, capsys):
+    import json
+
+    from emergence_lib.configs import ToyFlowConfig
+
+    cache = ResultCache(data_dir)
+    current = cache.save(ToyFlowConfig(T=8, d=4), RunResult({"plateau_length": 1.0}, {"t": [0.0]}))
+    old = current.with_name("0" * 20 + ".json")
+    old.write_text(json.dumps(dict(json.loads(current.read_text()), kind_version=1)))
+    assert cli(["prune", "--dry-run"]) == 0 and old.exists()
+    assert cli(["prune"]) == 0
+    assert current.exists() and not old.exists()
+    assert "removed 1 stored runs of older code; 1 of toy_reduced_flow" in capsys.readouterr().out

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from emergence_lib.ode import integrate, time_grid
+from emergence_lib.ode import integrate, lattice_grid, time_grid
 
 
 def test_rows_with_different_rates_match_the_exact_solution():
@@ -30,3 +30,26 @@ def test_rows_stop_at_their_own_end_or_stop_rule():
 def test_time_grid_starts_at_zero_and_ends_at_t_max():
     g = time_grid(1e4, 100)
     assert g[0] == 0 and g[-1] == pytest.approx(1e4) and np.all(np.diff(g) > 0)
+
+
+def test_lattice_grid_points_do_not_depend_on_the_horizon():
+    short, long = lattice_grid(37.0, 50), lattice_grid(5e4, 50)
+    assert short[0] == 0.0 and short[-1] <= 37.0 < short[-1] * 10 ** (1 / 50)
+    assert np.array_equal(long[: len(short)], short)
+
+
+def test_a_reduced_flow_run_is_bit_identical_alone_in_any_batch_and_order():
+    """Issue 14: a run's result must not depend on which runs share its integration batch (horizons, stops, T, d
+    and the cross-sample flow all differ across this batch)."""
+    from emergence_lib.cache import differences
+    from emergence_lib.configs import ToyFlowConfig
+    from emergence_lib.runs import run_toy_flow
+
+    batch = [ToyFlowConfig(T=8, d=4), ToyFlowConfig(T=32, d=8, t_max=4e3), ToyFlowConfig(T=16, d=16, B=2, stop_below=0.05),
+             ToyFlowConfig(T=64, d=4, t_max=2e4), ToyFlowConfig(T=16, d=8, p=0.3), ToyFlowConfig(T=32, d=4, p=0.6, t_max=900.0)]
+    together = run_toy_flow(batch)
+    reordered = run_toy_flow(batch[::-1])[::-1]
+    for i, config in enumerate(batch):
+        (alone,) = run_toy_flow([config])
+        assert differences(alone, together[i], ignore=()) == [], f"{config} alone vs in the batch"
+        assert differences(alone, reordered[i], ignore=()) == [], f"{config} alone vs in the reversed batch"
