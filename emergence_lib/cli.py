@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import warnings
 from collections import Counter
@@ -179,6 +180,10 @@ def cmd_execute(args: argparse.Namespace) -> None:
     print(execute(args.chapter, args.out, **{name: _value(v) for name, v in args.parameter}))
 
 
+def _raise_system_exit(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m emergence_lib", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="verb", required=True)
@@ -213,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     e.set_defaults(fn=cmd_execute)
     args = parser.parse_args(argv)
+    # SIGTERM (a scheduler's or `kill`'s) unwinds like Ctrl-C, so that pool workers are terminated and the
+    # runs finished so far stay stored.
+    previous = signal.signal(signal.SIGTERM, _raise_system_exit)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
@@ -220,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, CacheError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

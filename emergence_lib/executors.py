@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
@@ -34,6 +35,26 @@ def run_chunk(kind: str, configs: Sequence[Any], device: str, threads: int | Non
 
         torch.set_num_threads(threads)
     return runner_for(kind)(list(configs), device=device)
+
+
+def _indexed_chunk(task: tuple[int, str, Sequence[Any], str]) -> tuple[int, list[RunResult]]:
+    i, kind, configs, device = task
+    return i, run_chunk(kind, configs, device, 1)
+
+
+def _exit_with_parent(parent_pid: int, every_s: float = 0.5) -> None:
+    """Pool-worker initializer: a daemon thread ends this worker as soon as its parent is gone.
+
+    A SIGKILLed parent runs no clean-up, and a worker busy with a long chunk would otherwise run to its
+    end (and keep the resource tracker alive). Polling the parent pid works on Linux and macOS alike.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(every_s)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def check_executor(executor: str, workers: int | None = None) -> None:
@@ -82,10 +103,18 @@ def run_chunks(
     if executor == "local":
         n = min(workers or os.cpu_count() or 1, len(chunks))
         # spawn, not fork: forking a process whose torch/OpenMP threads are running can deadlock.
-        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = {pool.submit(run_chunk, kind, configs, device, 1): i for i, (kind, configs) in enumerate(chunks)}
-            for future in as_completed(futures):
-                yield futures[future], future.result()
+        # Workers exit when this process dies, however it dies (see `_exit_with_parent`); if it stops
+        # early (an error, Ctrl-C, SIGTERM, or a consumer that stops reading), they are terminated.
+        pool = multiprocessing.get_context("spawn").Pool(n, initializer=_exit_with_parent, initargs=(os.getpid(),))
+        try:
+            tasks = [(i, kind, configs, device) for i, (kind, configs) in enumerate(chunks)]
+            yield from pool.imap_unordered(_indexed_chunk, tasks)
+            pool.close()
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
         return
     from distributed import as_completed as dask_as_completed
 
