@@ -7,7 +7,8 @@
 Every cached run is checked before anything is computed (so a bad cache file
 stops the sweep at once), missing runs are computed in chunks and each is
 written as soon as its chunk finishes, so an interrupted sweep resumes where it
-stopped.
+stopped. Concurrent sweeps on one store claim each run before computing it
+(lock files, see `locks`), so every run is computed once.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Sequence
 
 import pandas as pd
@@ -23,6 +25,7 @@ from tqdm import tqdm
 from . import __version__
 from .cache import ResultCache, RunResult, config_dict, run_key
 from .configs import resolve_device
+from .locks import claim, lock_path, refresh, release
 from .executors import check_executor, run_chunks
 from .runs import CHUNKERS
 
@@ -47,6 +50,7 @@ def run_sweep(
     executor: str = "local",
     workers: int | None = None,
     scheduler: str | None = None,
+    poll_s: float = 2.0,
 ) -> SweepResult:
     """Results for every config: read from ``cache`` where present, computed otherwise.
 
@@ -58,6 +62,7 @@ def run_sweep(
     an interrupted sweep loses only the chunks in flight.
     ``device`` ("cpu", "cuda", "auto") is checked before anything runs and
     is where Transformer runs train; it is not part of a run's cache key.
+    Runs that another live sweep has claimed (`locks`) are awaited, checking every ``poll_s`` seconds.
     """
     device = resolve_device(device)
     check_executor(executor, workers)
@@ -72,32 +77,74 @@ def run_sweep(
             hit = cache.load(c)
             if hit is not None:
                 results[key] = hit
-    n_cached = len(results)
     missing = [(k, c) for k, c in unique.items() if k not in results]
     if cache is not None and missing:
         cache.check_writable([c for _, c in missing])  # a run that cannot be stored is not started
 
-    by_kind: dict[str, list[Any]] = defaultdict(list)
-    for _, c in missing:
-        by_kind[c.kind].append(c)
-    chunks = [(kind, chunk) for kind, cs in by_kind.items() for chunk in CHUNKERS[kind](cs, device)]
+    # Claim each missing run before computing it (`locks`), so that concurrent sweeps on one store compute
+    # each run once; the runs another live sweep holds are awaited, and taken over if their owner dies.
+    held: dict[str, Path] = {}
+    mine, theirs = missing, []
+    if cache is not None:
+        mine, theirs = [], []
+        for k, c in missing:
+            lock = lock_path(cache.path(c))
+            if claim(lock):
+                held[k] = lock
+                mine.append((k, c))
+            else:
+                theirs.append((k, c))
+    n_computed = 0
     t0 = time.perf_counter()
-    with tqdm(total=len(missing), desc=desc, disable=not (progress and missing), unit="run") as bar:
+
+    def compute(todo: list[tuple[str, Any]], bar: tqdm) -> None:
+        by_kind: dict[str, list[Any]] = defaultdict(list)
+        for _, c in todo:
+            by_kind[c.kind].append(c)
+        chunks = [(kind, chunk) for kind, cs in by_kind.items() for chunk in CHUNKERS[kind](cs, device)]
         for i, out in run_chunks(chunks, executor, device, workers, scheduler):
             kind, chunk = chunks[i]
             for c, r in zip(chunk, out):
-                results[run_key(c)] = r
+                key = run_key(c)
+                results[key] = r
                 if cache is not None:
                     meta = {"library_version": __version__, "device": device, "executor": executor,
                             "sweep_seconds_so_far": round(time.perf_counter() - t0, 3)}
                     cache.save(c, r, meta=meta)
+                    release(held.pop(key))
+            refresh(list(held.values()))
             bar.update(len(chunk))
+
+    try:
+        with tqdm(total=len(missing), desc=desc, disable=not (progress and missing), unit="run") as bar:
+            compute(mine, bar)
+            n_computed += len(mine)
+            while theirs:
+                waiting = []
+                for k, c in theirs:
+                    hit = cache.load(c) if cache is not None else None
+                    if hit is not None:
+                        results[k] = hit
+                        bar.update(1)
+                    elif cache is not None and claim(lock := lock_path(cache.path(c))):  # its owner died
+                        held[k] = lock
+                        compute([(k, c)], bar)
+                        n_computed += 1
+                    else:
+                        waiting.append((k, c))
+                theirs = waiting
+                if theirs:
+                    bar.set_postfix_str(f"waiting for {len(theirs)} runs another sweep is computing")
+                    time.sleep(poll_s)
+    finally:
+        for lock in held.values():
+            release(lock)
 
     return SweepResult(
         summary=_summary_table(configs, results),
         curves=_curve_table(configs, results),
-        n_cached=n_cached,
-        n_computed=len(missing),
+        n_cached=len(unique) - n_computed,
+        n_computed=n_computed,
     )
 
 

@@ -1,0 +1,99 @@
+"""Concurrent sweeps on one store compute each run once (issue 14): claims through lock files, stale-lock recovery."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from emergence_lib import runs
+from emergence_lib.cache import ResultCache, RunResult
+from emergence_lib.configs import ToyFlowConfig
+from emergence_lib.locks import claim, is_stale, lock_path, release
+from emergence_lib.sweep import run_sweep
+
+CONFIGS = [ToyFlowConfig(T=T, d=d) for T in (8, 16, 32) for d in (4, 8)]
+
+
+@pytest.fixture
+def slow_counted_runner(monkeypatch):
+    """Each toy flow alone, taking 0.2 s, with every computed run counted (threads share this list)."""
+    computed: list[ToyFlowConfig] = []
+
+    def runner(configs, device="cpu"):
+        time.sleep(0.2)
+        computed.extend(configs)
+        return [RunResult({"plateau_length": float(c.T * c.d)}, {"t": [0.0, 1.0]}) for c in configs]
+
+    monkeypatch.setitem(runs.RUNNERS, ToyFlowConfig.kind, runner)
+    monkeypatch.setitem(runs.CHUNKERS, ToyFlowConfig.kind, lambda items, device: [[c] for c in items])
+    return computed
+
+
+def test_two_concurrent_sweeps_compute_each_run_once(tmp_path, slow_counted_runner):
+    cache, start, out = ResultCache(tmp_path), threading.Barrier(2), {}
+
+    def sweep(name: str) -> None:
+        start.wait()
+        out[name] = run_sweep(CONFIGS, cache, progress=False, executor="serial", poll_s=0.05)
+
+    threads = [threading.Thread(target=sweep, args=(n,)) for n in "ab"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(map(repr, slow_counted_runner)) == sorted(map(repr, CONFIGS)), "a run was computed twice (or never)"
+    assert out["a"].n_computed + out["b"].n_computed == len(CONFIGS)
+    assert out["a"].summary["plateau_length"].tolist() == out["b"].summary["plateau_length"].tolist()
+    assert not list(tmp_path.rglob("*.lock")), "locks were left behind"
+
+
+def test_a_run_claimed_by_a_dead_process_is_taken_over(tmp_path, slow_counted_runner):
+    cache = ResultCache(tmp_path)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    lock = lock_path(cache.path(CONFIGS[0]))
+    lock.parent.mkdir(parents=True)
+    lock.write_text(json.dumps({"host": socket.gethostname(), "pid": int(dead.stdout), "since": 0}))
+    result = run_sweep(CONFIGS, cache, progress=False, executor="serial", poll_s=0.05)
+    assert result.n_computed == len(CONFIGS) and not lock.exists()
+
+
+def test_a_live_claim_is_respected_and_awaited(tmp_path, slow_counted_runner):
+    cache = ResultCache(tmp_path)
+    lock = lock_path(cache.path(CONFIGS[0]))
+    lock.parent.mkdir(parents=True)
+    lock.write_text(json.dumps({"host": socket.gethostname(), "pid": os.getppid(), "since": 0}))  # alive, not us
+
+    def finish_it_elsewhere() -> None:
+        time.sleep(0.5)
+        cache.save(CONFIGS[0], RunResult({"plateau_length": -1.0}, {"t": [0.0]}))
+        lock.unlink()
+
+    helper = threading.Thread(target=finish_it_elsewhere)
+    helper.start()
+    result = run_sweep(CONFIGS, cache, progress=False, executor="serial", poll_s=0.05)
+    helper.join()
+    assert result.n_computed == len(CONFIGS) - 1 and CONFIGS[0] not in slow_counted_runner
+    assert result.summary["plateau_length"].iloc[0] == -1.0
+
+
+def test_lock_staleness_rules(tmp_path):
+    lock = tmp_path / "run.lock"
+    assert claim(lock) and not claim(lock)  # ours, alive
+    assert not is_stale(lock)
+    release(lock)
+    assert not lock.exists()
+    lock.write_text(json.dumps({"host": "another-host", "pid": 1, "since": 0}))
+    assert not is_stale(lock)  # another host, recently refreshed
+    os.utime(lock, (time.time() - 7 * 3600, time.time() - 7 * 3600))
+    assert is_stale(lock) and claim(lock)  # not refreshed for longer than STALE_AFTER_S
+    lock.write_text("{half a lock")
+    assert is_stale(lock)  # its owner died while writing it
+    release(lock)
+    assert lock.exists(), "release removed a lock this process does not hold"
