@@ -1,7 +1,8 @@
 """Command line: python -m emergence_lib VERB ...
 
-    run FIGURE [--scale cpu] [--executor local|serial|dask] [--workers N] [--scheduler ADDR] [--device auto]
-        compute what the figure's cache lacks (progress with a count of runs and an ETA)
+    run FIGURE [--scale cpu] [--executor local|serial|dask] [--workers N] [--scheduler ADDR] [--device auto] [--yes]
+        compute what the figure's cache lacks (progress with a count of runs and an ETA); the paper scale
+        on a machine without a GPU first prints an estimate of the CPU time and asks for --yes
     status FIGURE [--scale cpu]
         what is cached and what is missing, per sweep
     clear FIGURE [--scale cpu] [--dry-run] [--force]
@@ -33,7 +34,7 @@ from collections import Counter
 from typing import Any
 
 from .cache import CacheError, ResultCache, differences, kind_version, run_key
-from .configs import SCALES, ConfigError, check_scale
+from .configs import SCALES, ConfigError, check_scale, resolve_device
 from .executors import EXECUTORS
 from .experiments import figures
 from .sweep import run_sweep
@@ -62,10 +63,45 @@ def cmd_run(args: argparse.Namespace) -> None:
     # From the command line a corrupt file is reported by name and recomputed, never used.
     cache = ResultCache(on_corrupt="recompute")
     cache.check_writable(fig.runs())  # every sweep of the figure, before the first one computes
+    if args.scale == "paper" and resolve_device(args.device) == "cpu" and not args.yes:
+        missing = [r for r in {run_key(r): r for r in fig.runs()}.values() if cache.load(r) is None]
+        estimate = cpu_estimate(missing)
+        if estimate:
+            raise ConfigError(f"{estimate}. This machine has no GPU; pass --yes to run anyway")
     for key, runs in fig.sweeps().items():
         result = run_sweep(runs, cache, desc=f"{args.figure} {key}", device=args.device, executor=args.executor,
                            workers=args.workers, scheduler=args.scheduler)
         print(f"{args.figure} {key}: {result!r}")
+
+
+TIMED_STEPS = 20
+
+
+def cpu_estimate(missing: list[Any]) -> str:
+    """For the Transformer runs in ``missing``: how long they could take here, from a few steps timed now.
+
+    One run of each kind is trained for TIMED_STEPS steps; the estimate is runs × max_steps × that time per
+    step, an upper bound (runs stop at a multiple of their plateau). '' when no Transformer run is missing.
+    """
+    import dataclasses
+    import time
+
+    from .runs import runner_for
+
+    parts, total = [], 0.0
+    for kind in sorted({r.kind for r in missing if hasattr(r, "max_steps")}):
+        runs = [r for r in missing if r.kind == kind]
+        # No plateau ends within so few steps; one evaluation a decade keeps evaluations out of the timing.
+        probe = dataclasses.replace(runs[0], max_steps=TIMED_STEPS, evals_per_decade=1)
+        start = time.perf_counter()
+        runner_for(kind)([probe], device="cpu")
+        per_step = (time.perf_counter() - start) / TIMED_STEPS
+        seconds = sum(r.max_steps for r in runs) * per_step
+        total += seconds
+        parts.append(f"{len(runs)} {kind} runs × up to {max(r.max_steps for r in runs):,} steps at {per_step:.3f} s/step")
+    if not parts:
+        return ""
+    return f"the missing runs could take up to {total / 3600:,.0f} CPU-hours here ({'; '.join(parts)}, timed just now)"
 
 
 def cmd_status(args: argparse.Namespace) -> None:
@@ -206,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
             p.add_argument("--workers", type=int, default=None)
             p.add_argument("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786")
             p.add_argument("--device", default="auto")
+            p.add_argument("--yes", action="store_true", help="run the paper scale even on a machine without a GPU")
     pr = sub.add_parser("prune", help="remove stored runs of an older version of their kind")
     pr.add_argument("--dry-run", action="store_true")
     pr.set_defaults(fn=cmd_prune)

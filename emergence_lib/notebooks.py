@@ -33,12 +33,37 @@ def has_parameters_cell(path: str | Path) -> bool:
 def accepted_parameters(path: str | Path) -> list[str]:
     """The names the chapter's ``parameters`` cell assigns (read with ``ast``: papermill's own parser
     skips a line whose comment holds a quote)."""
+    return [name for cell in _parameters_cells(path) for name in _assigned_names(cell.source)]
+
+
+def _assigned_names(source: str) -> list[str]:
     names: list[str] = []
-    for cell in _parameters_cells(path):
-        for node in ast.parse(cell.source).body:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-            names += [t.id for t in targets if isinstance(t, ast.Name)]
+    for node in ast.parse(source).body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        names += [t.id for t in targets if isinstance(t, ast.Name)]
     return names
+
+
+def refuse_unknown_parameters() -> None:
+    """Called by every chapter right after its parameters: stop on a parameter the chapter does not define.
+
+    Plain ``papermill -p NAME VALUE`` only warns about an unknown NAME and runs the chapter with its
+    defaults. Papermill injects its parameters as a cell that starts with the line ``# Parameters``,
+    right after the chapter's ``parameters`` cell; both are in IPython's input history, so the injected
+    names are checked against the ones the chapter's cell assigns. Outside papermill this does nothing.
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - chapters run in IPython
+        return
+    shell = get_ipython()
+    history = list(shell.user_ns.get("In", [])) if shell is not None else []
+    for i, source in enumerate(history[1:], start=1):
+        if source.splitlines()[:1] == ["# Parameters"]:  # papermill's injected cell
+            accepted = _assigned_names(history[i - 1])
+            unknown = [name for name in _assigned_names(source) if name not in accepted]
+            if unknown:
+                raise ConfigError(f"this chapter has no parameter {', '.join(map(repr, unknown))}; it accepts: {', '.join(accepted)}")
 
 
 def _check(chapter: Path, parameters: dict[str, Any]) -> None:

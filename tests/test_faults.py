@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
 from emergence_lib.cache import ResultCache, RunResult
 from emergence_lib.cli import main as cli
 from emergence_lib.configs import ToyFullGDConfig
+
+CHAPTERS = Path(__file__).resolve().parent.parent / "chapters"
 
 
 def _one_line_error(capsys, message: str) -> None:
@@ -156,3 +159,35 @@ def test_prune_removes_only_runs_of_an_older_version_of_their_kind(data_dir, cap
     assert cli(["prune"]) == 0
     assert current.exists() and not old.exists()
     assert "removed 1 stored runs of older code; 1 of toy_reduced_flow" in capsys.readouterr().out
+
+
+def test_the_paper_scale_on_a_cpu_asks_for_yes_with_an_estimate(data_dir, capsys, monkeypatch):
+    import emergence_lib.cli as cli_module
+
+    monkeypatch.setattr(cli_module, "TIMED_STEPS", 2)
+    assert cli(["run", "figure3", "--scale", "paper", "--device", "cpu"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "CPU-hours" in err and "transformer_regression runs" in err and "--yes" in err
+    assert not list(data_dir.rglob("*.json")), "a run was stored before the user agreed"
+
+
+def test_plain_papermill_with_an_unknown_parameter_stops_naming_the_accepted_ones(tmp_path):
+    """papermill itself only warns about `-p threshold 0.7`; the chapter stops in its first cell after the parameters."""
+    import papermill
+
+    chapter = CHAPTERS / "04_associative_recall.ipynb"
+    with pytest.raises(papermill.PapermillExecutionError) as info:
+        papermill.execute_notebook(str(chapter), str(tmp_path / "out.ipynb"), parameters={"threshold": 0.7, "scale": "smoke"},
+                                   kernel_name="python3", cwd=str(CHAPTERS), progress_bar=False)
+    assert "ConfigError" in str(info.value) and "no parameter 'threshold'; it accepts: scale, device" in str(info.value)
+
+
+def test_every_chapter_checks_its_parameters_right_after_the_parameters_cell():
+    import nbformat
+
+    chapters = sorted(CHAPTERS.glob("*.ipynb"))
+    assert len(chapters) >= 9
+    for path in chapters:
+        cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+        i = next(k for k, c in enumerate(cells) if "parameters" in c.metadata.get("tags", []))
+        assert "\nrefuse_unknown_parameters()" in cells[i + 1].source, f"{path.name} does not check its parameters"
