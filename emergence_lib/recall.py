@@ -201,19 +201,78 @@ def speedups(table: pd.DataFrame, by: str, value: str = "emergence_step") -> pd.
     return means
 
 
+def _attention_columns(columns) -> list[tuple[str, str, int, int]]:
+    """(column, kind, layer, head) for every recorded attention column ``attn_<kind>_L<layer>H<head>``."""
+    out = []
+    for column in columns:
+        if column.startswith("attn_"):
+            kind, lh = column.removeprefix("attn_").rsplit("_L", 1)
+            layer, head = (int(v) for v in lh.split("H"))
+            out.append((column, kind, layer, head))
+    return out
+
+
 def attention_summary(result: SweepResult) -> pd.DataFrame:
     """Tidy attention table: one row per (run, step, kind, layer, head) with the weight."""
     rows = []
     for run_id, curve in result.curves.groupby("run", sort=False):
         seed = int(result.summary.loc[result.summary["run"] == run_id, "seed"].iloc[0])
-        for column in curve.columns:
-            if not column.startswith("attn_"):
-                continue
-            kind, lh = column.removeprefix("attn_").rsplit("_L", 1)
-            layer, head = (int(v) for v in lh.split("H"))
-            rows.append(pd.DataFrame({"seed": seed, "step": curve["step"].to_numpy(), "kind": kind, "layer": layer,
-                                      "head": head, "weight": curve[column].to_numpy()}))
+        for column, kind, layer, head in _attention_columns(curve.columns):
+            rows.append(pd.DataFrame({"run": run_id, "seed": seed, "step": curve["step"].to_numpy(), "kind": kind,
+                                      "layer": layer, "head": head, "weight": curve[column].to_numpy()}))
     return pd.concat(rows, ignore_index=True)
+
+
+SETUP_COLUMNS = ["layer_norm", "embedding", "n_pairs"]
+
+
+def final_attention(result: SweepResult) -> pd.DataFrame:
+    """Per run, kind, layer and head: the attention weight at the run's last evaluation, with the run's set-up."""
+    rows = []
+    for run_id, curve in result.curves.groupby("run", sort=False):
+        last = curve.iloc[-1]
+        rows += [{"run": run_id, "kind": kind, "layer": layer, "head": head, "weight": float(last[column])}
+                 for column, kind, layer, head in _attention_columns(curve.columns)]
+    meta = result.summary[["run", *SETUP_COLUMNS, "seed", "emergence_step"]].drop_duplicates("run")
+    return pd.DataFrame(rows).merge(meta, on="run")
+
+
+def placement_table(result: SweepResult) -> pd.DataFrame:
+    """Per run: the layer that carries copying (value → key) and the one that carries selection (query → value)
+    at the end, heads averaged, with that layer's weight and the runner-up layer's."""
+    per_layer = final_attention(result).groupby(["run", "kind", "layer"], as_index=False)["weight"].mean()
+    rows = []
+    for (run_id, kind), g in per_layer.groupby(["run", "kind"]):
+        g = g.sort_values("weight", ascending=False)
+        name = {"value_to_key": "copy", "query_to_value": "select"}[kind]
+        rows.append({"run": run_id, "pattern": name, "layer": int(g["layer"].iloc[0]), "weight": g["weight"].iloc[0],
+                     "runner_up": g["weight"].iloc[1] if len(g) > 1 else np.nan})
+    wide = pd.DataFrame(rows).pivot(index="run", columns="pattern", values=["layer", "weight", "runner_up"])
+    wide.columns = [f"{pattern}_{what}" for what, pattern in wide.columns]
+    meta = result.summary[["run", *SETUP_COLUMNS, "seed", "emergence_step"]].drop_duplicates("run")
+    out = meta.merge(wide.reset_index(), on="run")
+    for pattern in ("copy", "select"):
+        out[f"{pattern}_layer"] = out[f"{pattern}_layer"].astype(int)
+    return out.sort_values([*SETUP_COLUMNS, "seed"]).reset_index(drop=True)
+
+
+def placement_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Per set-up and n_pairs: the layer most seeds put each pattern in, how many seeds agree, and emergence.
+
+    Runs that never reached the threshold are counted but do not vote (their attention has not formed).
+    """
+    rows = []
+    for keys, g in table.groupby(SETUP_COLUMNS, sort=False):
+        emerged = g[np.isfinite(g["emergence_step"])]
+        row = dict(zip(SETUP_COLUMNS, keys), seeds=len(g), emerged=len(emerged),
+                   emergence_step=float(emerged["emergence_step"].median()) if len(emerged) else NOT_REACHED)
+        for pattern in ("copy", "select"):
+            counts = emerged[f"{pattern}_layer"].value_counts()
+            row[f"{pattern}_layer"] = int(counts.index[0]) if len(counts) else -1
+            row[f"{pattern}_agree"] = int(counts.iloc[0]) if len(counts) else 0
+            row[f"{pattern}_weight"] = float(emerged[f"{pattern}_weight"].mean()) if len(emerged) else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def rise_step(steps: np.ndarray, values: np.ndarray, fraction: float = 0.5) -> float:

@@ -139,3 +139,39 @@ def test_a_tiny_recall_model_emerges():
     acc = r.curve["accuracy_test"]
     assert acc[0] < 0.3 and acc.max() >= 0.6
     assert {"attn_value_to_key_L1H1", "attn_query_to_value_L2H2"} <= set(r.curve)
+
+
+def _fake_recall_sweep(last_weights: dict[str, dict[str, float]], emergence: dict[str, float]):
+    """A SweepResult of runs whose curves end at the given attention weights (column → value per run)."""
+    import pandas as pd
+
+    from emergence_lib.sweep import SweepResult
+
+    curves, summary = [], []
+    for i, (run, weights) in enumerate(last_weights.items()):
+        curve = {"step": [0, 10, 20], "run": [run] * 3}
+        curve |= {column: [0.1, 0.2, w] for column, w in weights.items()}
+        curves.append(pd.DataFrame(curve))
+        summary.append({"run": run, "layer_norm": "none" if i else "pre", "embedding": "lookup", "n_pairs": 4, "seed": i,
+                        "emergence_step": emergence[run]})
+    return SweepResult(summary=pd.DataFrame(summary), curves=pd.concat(curves, ignore_index=True), n_cached=0, n_computed=0)
+
+
+def test_placement_reads_the_layer_with_the_most_final_weight_heads_averaged():
+    from emergence_lib.recall import placement_summary, placement_table
+
+    weights = {
+        # copying: layer 1 heads (0.9, 0.5) average 0.7 > layer 2's 0.6, though layer 2 holds the largest single head
+        "a": {"attn_value_to_key_L1H1": 0.9, "attn_value_to_key_L1H2": 0.5, "attn_value_to_key_L2H1": 0.95, "attn_value_to_key_L2H2": 0.25,
+              "attn_query_to_value_L1H1": 0.1, "attn_query_to_value_L1H2": 0.1, "attn_query_to_value_L2H1": 0.8, "attn_query_to_value_L2H2": 0.7},
+        "b": {"attn_value_to_key_L1H1": 0.1, "attn_value_to_key_L1H2": 0.1, "attn_value_to_key_L2H1": 0.6, "attn_value_to_key_L2H2": 0.6,
+              "attn_query_to_value_L1H1": 0.3, "attn_query_to_value_L1H2": 0.3, "attn_query_to_value_L2H1": 0.2, "attn_query_to_value_L2H2": 0.2},
+    }
+    table = placement_table(_fake_recall_sweep(weights, {"a": 100.0, "b": np.inf})).set_index("run")
+    assert (table.loc["a", "copy_layer"], table.loc["a", "select_layer"]) == (1, 2)
+    assert table.loc["a", "copy_weight"] == pytest.approx(0.7) and table.loc["a", "copy_runner_up"] == pytest.approx(0.6)
+    assert (table.loc["b", "copy_layer"], table.loc["b", "select_layer"]) == (2, 1)
+    summary = placement_summary(table.reset_index()).set_index("layer_norm")
+    assert summary.loc["pre", "copy_layer"] == 1 and summary.loc["pre", "copy_agree"] == 1
+    # a run that never emerged is counted but does not vote
+    assert summary.loc["none", "emerged"] == 0 and summary.loc["none", "copy_layer"] == -1
