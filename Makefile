@@ -25,7 +25,7 @@ unit: $(STAMP)
 # Every chapter, with papermill's parameter injection set to scale="smoke", under nbval.
 notebooks: $(STAMP)
 	rm -rf $(SMOKE_DIR)
-	$(PY) -m emergence_lib.notebooks prepare --scale smoke --out $(SMOKE_DIR) chapters/*.ipynb
+	$(PY) -m emergence_lib prepare --scale smoke --out $(SMOKE_DIR) chapters/*.ipynb
 	$(PY) -m pytest --nbval-lax --nbval-current-env $(SMOKE_DIR)
 
 test: unit notebooks book

@@ -17,6 +17,8 @@
         re-key stored runs whose config gained or retyped a field (see `migrations`); nothing is recomputed
     execute CHAPTER OUT [-p NAME VALUE ...]
         run a chapter with papermill parameters into the notebook OUT
+    prepare --scale S --out DIR CHAPTER ...
+        write chapters with the scale injected (papermill's parameters cell), without running them
 
 FIGURE is a name from `experiments.figures()` (figure1, figure2, …). Bad input
 (an unknown figure or scale, an unreachable scheduler) exits with status 2 and
@@ -34,7 +36,8 @@ from collections import Counter
 from typing import Any
 
 from .cache import CacheError, ResultCache, differences, kind_version, run_key
-from .configs import SCALES, ConfigError, check_scale, resolve_device
+from .configs import SCALES, ConfigError, check_scale
+from .devices import resolve_device
 from .executors import EXECUTORS
 from .experiments import figures
 from .sweep import run_sweep
@@ -211,9 +214,19 @@ def cmd_migrate(args: argparse.Namespace) -> None:
 
 
 def cmd_execute(args: argparse.Namespace) -> None:
-    from .notebooks import _value, execute
+    from .notebooks import execute, parse_value
 
-    print(execute(args.chapter, args.out, **{name: _value(v) for name, v in args.parameter}))
+    print(execute(args.chapter, args.out, **{name: parse_value(v) for name, v in args.parameter}))
+
+
+def cmd_prepare(args: argparse.Namespace) -> None:
+    from pathlib import Path
+
+    from .notebooks import prepare
+
+    check_scale(args.scale)
+    for chapter in args.chapters:
+        print(prepare(chapter, Path(args.out) / Path(chapter).name, scale=args.scale))
 
 
 def _raise_system_exit(signum: int, frame: Any) -> None:
@@ -249,6 +262,11 @@ def main(argv: list[str] | None = None) -> int:
     m = sub.add_parser("migrate", help="re-key stored runs after a config change (no recompute)")
     m.add_argument("--dry-run", action="store_true")
     m.set_defaults(fn=cmd_migrate)
+    pp = sub.add_parser("prepare", help="write chapters with a scale injected, without running them (for nbval)")
+    pp.add_argument("--scale", required=True, help=f"one of {SCALES}")
+    pp.add_argument("--out", required=True, help="output folder")
+    pp.add_argument("chapters", nargs="+")
+    pp.set_defaults(fn=cmd_prepare)
     e = sub.add_parser("execute", help="run a chapter with parameters")
     e.add_argument("chapter")
     e.add_argument("out")

@@ -279,21 +279,6 @@ class TransformerRegressionConfig:
         check_solvable(self.random_position, self.relevance_feature)
 
 
-def resolve_device(device: str) -> str:
-    """'auto' → 'cuda' when available, else 'cpu'. An unavailable device is an error, before any compute."""
-    import torch
-
-    if device == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if device == "cpu":
-        return device
-    if device.startswith("cuda"):
-        if not torch.cuda.is_available():
-            raise ConfigError(f"device {device!r} is not available on this machine (no CUDA); use 'cpu' or 'auto'")
-        return device
-    raise ConfigError(f"device must be 'auto', 'cpu' or 'cuda[:N]', got {device!r}")
-
-
 def check_recall_task(cfg: object) -> None:
     """Validate the associative-recall task fields: n_tokens, n_pairs, B, p, n_repeated."""
     n_tokens = check_int("n_tokens (vocabulary size)", cfg.n_tokens, 2)  # type: ignore[attr-defined]

@@ -1,6 +1,6 @@
 """Chapters with parameters, through papermill.
 
-    python -m emergence_lib.notebooks prepare --scale smoke --out _build/smoke chapters/*.ipynb
+    python -m emergence_lib prepare --scale smoke --out _build/smoke chapters/*.ipynb
     python -m emergence_lib execute chapters/01_toy_model.ipynb out.ipynb -p scale paper   (see `cli`)
 
 ``prepare`` writes each chapter with its parameters injected (papermill's
@@ -10,7 +10,6 @@ run it: the test suite then runs those copies under nbval.
 
 from __future__ import annotations
 
-import argparse
 import ast
 from pathlib import Path
 from typing import Any
@@ -106,26 +105,9 @@ def execute(chapter: str | Path, out: str | Path, **parameters: Any) -> Path:
     return out
 
 
-def _value(text: str) -> Any:
+def parse_value(text: str) -> Any:
     """A command-line parameter value: a Python literal if it parses as one, else the string."""
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError):
         return text
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m emergence_lib.notebooks", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="verb", required=True)
-    p = sub.add_parser("prepare", help="inject parameters into chapters without running them")
-    p.add_argument("--scale", required=True)
-    p.add_argument("--out", required=True, help="output folder")
-    p.add_argument("chapters", nargs="+")
-    args = parser.parse_args(argv)
-    check_scale(args.scale)
-    for ch in args.chapters:
-        print(prepare(ch, Path(args.out) / Path(ch).name, scale=args.scale))
-
-
-if __name__ == "__main__":
-    main()

@@ -24,7 +24,7 @@ from tqdm import tqdm
 
 from . import __version__
 from .cache import ResultCache, RunResult, config_dict, run_key
-from .configs import resolve_device
+from .devices import resolve_device
 from .locks import claim, lock_path, refresh, release
 from .executors import check_executor, run_chunks
 from .runs import CHUNKERS

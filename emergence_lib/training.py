@@ -18,7 +18,8 @@ import torch
 import torch.nn.functional as F
 
 from .cache import RunResult
-from .configs import TransformerRecallConfig, TransformerRegressionConfig, resolve_device
+from .configs import TransformerRecallConfig, TransformerRegressionConfig
+from .devices import resolve_device
 from .metrics import NOT_REACHED, first_crossing, plateau_length
 from .tasks import AssociativeRecallTask, RecallBatch, SingleLocationRegression, sample_ensemble, sample_recall_ensemble
 from .transformer import EnsembleTransformer, TransformerConfig

@@ -6,9 +6,8 @@ import nbformat
 import numpy as np
 
 from emergence_lib.cache import ResultCache
-from emergence_lib.configs import SCALES
+from emergence_lib.cli import main as cli
 from emergence_lib.experiments import Figure1, figures
-from emergence_lib.notebooks import main as notebooks_main
 
 
 def test_figure1_smoke_runs_end_to_end():
@@ -25,7 +24,7 @@ def test_figure1_smoke_runs_end_to_end():
 
 
 def test_prepare_injects_the_scale_after_the_parameters_cell(tmp_path):
-    notebooks_main(["prepare", "--scale", "smoke", "--out", str(tmp_path), "chapters/01_toy_model.ipynb"])
+    assert cli(["prepare", "--scale", "smoke", "--out", str(tmp_path), "chapters/01_toy_model.ipynb"]) == 0
     nb = nbformat.read(str(tmp_path / "01_toy_model.ipynb"), as_version=4)
     tags = [c.metadata.get("tags", []) for c in nb.cells]
     i = next(k for k, t in enumerate(tags) if "parameters" in t)
@@ -36,12 +35,17 @@ def test_prepare_injects_the_scale_after_the_parameters_cell(tmp_path):
 def test_committed_chapters_are_clean():
     from pathlib import Path
 
-    for path in Path("chapters").glob("*.ipynb"):
+    chapters = sorted((Path(__file__).resolve().parent.parent / "chapters").glob("*.ipynb"))
+    assert len(chapters) >= 9, "the chapters were not found"
+    for path in chapters:
         nb = json.loads(path.read_text())
         assert nb["metadata"]["kernelspec"]["name"] == "python3", path
         code = [c for c in nb["cells"] if c["cell_type"] == "code"]
         assert all(not c["outputs"] and c["execution_count"] is None for c in code), f"{path} has outputs"
         assert any("parameters" in c["metadata"].get("tags", []) for c in code), path
+        # Figures first: the book shows outputs, with every input collapsed (or removed, for the import cell).
+        hidden = [c for c in code if {"hide-input", "remove-input"} & set(c["metadata"].get("tags", []))]
+        assert len(hidden) == len(code), f"{path.name}: {len(code) - len(hidden)} code cells show their input"
 
 
 def test_committed_cache_covers_every_cpu_run():
@@ -51,7 +55,6 @@ def test_committed_cache_covers_every_cpu_run():
         fig = figure(scale="cpu")
         for run in fig.runs():
             assert cache.load(run) is not None, f"{name}: cpu run {run} missing from data/"
-    assert SCALES == ("smoke", "cpu", "paper")
 
 
 def test_plateaus_can_be_reread_from_another_recorded_loss():

@@ -61,7 +61,13 @@ def test_recall_grids(scale):
     sweeps = recall.Figure4(scale=scale).sweeps()
     assert all(r.n_pairs < r.n_tokens for rs in sweeps.values() for r in rs)
     assert {r.lr for r in sweeps["grid"]} == set(g["lrs"])
-    assert {r.lr for r in sweeps["lr_probe"]} <= {g["lr_probe"]["lr"]}
+    # The probe: every listed point, every seed, at the probe's lr (the paper scale lists no points).
+    assert len(sweeps["lr_probe"]) == len(g["lr_probe"]["points"]) * len(g["seeds"])
+    assert all(r.lr == g["lr_probe"]["lr"] for r in sweeps["lr_probe"])
+    # Table 1's reading: the same points with no LayerNorm, at the listed lrs; every other run is pre-LN.
+    assert {(r.n_tokens, r.n_pairs, r.seed) for r in sweeps["grid_no_ln"]} == {(r.n_tokens, r.n_pairs, r.seed) for r in sweeps["grid"]}
+    assert {r.layer_norm for r in sweeps["grid_no_ln"]} == {"none"} and {r.lr for r in sweeps["grid_no_ln"]} == set(g["no_ln_lrs"])
+    assert {r.layer_norm for r in sweeps["grid"] + sweeps["lr_probe"]} == {"pre"}
     if scale != "smoke":
         assert len(g["n_tokens"]) >= 3 and len(g["n_pairs"]) >= 3 and len(g["lrs"]) >= 2
         assert g["lr_probe"]["lr"] > max(g["lrs"])  # the probe brackets the candidates from above
@@ -69,7 +75,16 @@ def test_recall_grids(scale):
     five = recall.Figure5(scale=scale)
     keys5 = {run_key(r) for r in five.runs()}
     assert {run_key(r) for r in recall.Figure16(scale=scale).runs()} == keys5  # Figure 16 is Figure 5, read otherwise
-    assert {run_key(r) for r in recall.Figure17(scale=scale).runs()} <= keys5  # the no-repetition runs
+    seventeen = recall.Figure17(scale=scale).sweeps()
+    assert {run_key(r) for r in seventeen["attention"]} <= keys5  # the no-repetition runs
+    placement, pg = seventeen["placement"], g["placement"]
+    assert {(r.layer_norm, r.embedding, r.n_pairs, r.seed) for r in placement} == {
+        (ln, emb, N, s) for ln, emb in recall.PLACEMENT_SETUPS for N in pg["n_pairs"] for s in pg["seeds"]}
+    assert len(placement) == len(recall.PLACEMENT_SETUPS) * len(pg["n_pairs"]) * len(pg["seeds"])
+    assert {ln for ln, _ in recall.PLACEMENT_SETUPS} == {"pre", "post", "none"} and {e for _, e in recall.PLACEMENT_SETUPS} == {"lookup", "linear"}
+    if scale != "smoke":  # issue 17: at least 4, 8 and 12 pairs, at least 3 seeds
+        assert {4, 8, 12} <= set(pg["n_pairs"]) or scale == "paper"
+        assert len(pg["seeds"]) >= 3
     assert all(r.stop_factor is None for r in five.runs())  # full budgets: overfitting must be visible
     test_only = [r for r in five.sweeps()["B"] if r.B == 1]
     assert test_only and all(r.p == 0 for r in test_only)

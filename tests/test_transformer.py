@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from emergence_lib.configs import ConfigError, TransformerRegressionConfig, resolve_device
+from emergence_lib.configs import ConfigError, TransformerRegressionConfig
+from emergence_lib.devices import resolve_device
 from emergence_lib.metrics import fit_power_law
 from emergence_lib.sweep import run_sweep
 from emergence_lib.tasks import SingleLocationRegression
