@@ -38,7 +38,7 @@ RECALL_SCALES: dict[str, dict[str, Any]] = {
         "n_tokens": (8, 12), "n_pairs": (2, 3),
         "fig5": {"n_tokens": 8, "n_pairs": 4, "B": (1, 2), "p": (0.0, 0.4), "lr": 3e-3, "steps": 600},
         "no_ln_lrs": (3e-3,),
-        "placement": {"n_tokens": 8, "n_pairs": (2, 3), "seeds": (0,), "lr": 3e-3, "max_steps": 300},
+        "placement": {"n_tokens": 8, "n_pairs": (3,), "seeds": (0,), "lr": 3e-3, "max_steps": 300},
     },
     "cpu": {
         "model": {"d_model": 64, "d_qk": 16, "n_layers": 4, "n_heads": 4}, "lrs": (3e-4, 1e-3), "seeds": (0, 1),
