@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SMOKE_DIR := _build/smoke
 
-.PHONY: book test unit notebooks clean bench
+.PHONY: book test unit integration notebooks clean bench
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -19,16 +19,21 @@ $(STAMP): pyproject.toml constraints.txt
 book: $(STAMP)
 	OMP_NUM_THREADS=1 $(VENV)/bin/jupyter-book build --all --warningiserror --keep-going .
 
+# Test tiers (markers set in tests/conftest.py): unit (under a minute), integration, notebooks.
 unit: $(STAMP)
-	$(PY) -m pytest tests
+	$(PY) -m pytest -m unit tests
+
+integration: $(STAMP)
+	$(PY) -m pytest -m integration tests
 
 # Every chapter, with papermill's parameter injection set to scale="smoke", under nbval.
 notebooks: $(STAMP)
 	rm -rf $(SMOKE_DIR)
 	$(PY) -m emergence_lib prepare --scale smoke --out $(SMOKE_DIR) chapters/*.ipynb
-	$(PY) -m pytest --nbval-lax --nbval-current-env $(SMOKE_DIR)
+	# One scratch cache for all smoke chapters, so that runs two chapters share are computed once (never data/).
+	EMERGENCE_SMOKE_CACHE=$(SMOKE_DIR)/cache $(PY) -m pytest -m notebooks --nbval-lax --nbval-current-env $(SMOKE_DIR)
 
-test: unit notebooks book
+test: unit integration notebooks book
 
 clean:
 	rm -rf _build

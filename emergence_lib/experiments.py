@@ -13,6 +13,7 @@ Scales:
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
@@ -37,10 +38,18 @@ from .sweep import SweepResult, run_sweep
 from .toy import escape_time, reduced_loss
 
 
+SMOKE_CACHE_ENV = "EMERGENCE_SMOKE_CACHE"
+
+
 def cache_for(scale: str, on_corrupt: str = "raise") -> ResultCache | None:
-    """The cache a scale uses: none for smoke (always recomputed), ``data/`` otherwise."""
+    """The cache a scale uses: ``data/`` for cpu and paper; none for smoke (always recomputed), unless
+    ``$EMERGENCE_SMOKE_CACHE`` names a scratch folder, where the test command lets the smoke chapters share runs
+    (never ``data/``)."""
     check_scale(scale)
-    return None if scale == "smoke" else ResultCache(on_corrupt=on_corrupt)  # type: ignore[arg-type]
+    if scale == "smoke":
+        scratch = os.environ.get(SMOKE_CACHE_ENV)
+        return ResultCache(scratch, on_corrupt=on_corrupt) if scratch else None  # type: ignore[arg-type]
+    return ResultCache(on_corrupt=on_corrupt)  # type: ignore[arg-type]
 
 
 def _grid(name: str, values: Sequence[int] | None, default: Sequence[int], minimum: int) -> tuple[int, ...]:
@@ -89,8 +98,10 @@ class FigureConfig:
     def run(self, progress: bool = True, device: str = "cpu") -> dict[str, SweepResult]:
         """Results of every sweep, from the scale's cache where present; missing runs train on ``device``."""
         cache = cache_for(self.scale)  # type: ignore[attr-defined]
+        # Smoke runs take milliseconds: starting a process pool (and torch in each worker) would cost more.
+        executor = "serial" if self.scale == "smoke" else "local"  # type: ignore[attr-defined]
         return {
-            key: run_sweep(runs, cache, progress=progress, desc=f"{self.name} {key}", device=device)
+            key: run_sweep(runs, cache, progress=progress, desc=f"{self.name} {key}", device=device, executor=executor)
             for key, runs in self.sweeps().items()
         }
 

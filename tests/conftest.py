@@ -1,3 +1,5 @@
+"""Shared fixtures. The test tiers are set in the repository's conftest.py."""
+
 import pytest
 
 

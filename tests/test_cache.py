@@ -135,3 +135,15 @@ def test_smoke_scale_writes_nothing(data_dir):
 
     Figure1(scale="smoke").run(progress=False)
     assert not data_dir.exists()
+
+
+def test_smoke_runs_go_to_the_scratch_cache_when_one_is_named(data_dir, tmp_path, monkeypatch):
+    from emergence_lib.experiments import SMOKE_CACHE_ENV, Figure1
+
+    scratch = tmp_path / "smoke-cache"
+    monkeypatch.setenv(SMOKE_CACHE_ENV, str(scratch))
+    first = Figure1(scale="smoke").run(progress=False)
+    again = Figure1(scale="smoke").run(progress=False)
+    assert not data_dir.exists() and len(list(scratch.rglob("*.json"))) > 0
+    assert sum(r.n_computed for r in again.values()) == 0, "a second chapter must reuse the smoke runs"
+    assert first["plateaus"].summary["plateau_length"].tolist() == again["plateaus"].summary["plateau_length"].tolist()

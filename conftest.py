@@ -1,0 +1,28 @@
+"""Shared fixtures, and the test tiers (markers ``unit``, ``integration``, ``notebooks``).
+
+    make unit          # pytest -m unit: the library's functions, under a minute
+    make integration   # pytest -m integration: real entry points, subprocesses, recomputed stored runs
+    make notebooks     # every chapter at scale="smoke" under nbval
+    make test          # all three, then the book build (the CI command)
+
+A module's tier is set here, in one place (this file sits at the root so that it also marks the
+prepared chapters under _build/smoke); a test inside a unit module that needs more can say
+``@pytest.mark.integration`` itself.
+"""
+
+import pytest
+
+INTEGRATION_MODULES = {"test_cache_reproduces", "test_entry_points", "test_executors", "test_faults", "test_process_cleanup"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("integration") or item.get_closest_marker("notebooks"):
+            continue
+        path = getattr(item, "path", None)
+        if path is not None and path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.notebooks)
+        elif path is not None and path.stem in INTEGRATION_MODULES:
+            item.add_marker(pytest.mark.integration)
+        else:
+            item.add_marker(pytest.mark.unit)
