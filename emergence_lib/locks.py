@@ -1,7 +1,8 @@
 """Claims on runs, so that concurrent sweeps over one store compute each run once.
 
 Before a sweep computes a run it creates ``<key>.lock`` beside the run's result
-file (``O_CREAT | O_EXCL``: exactly one process wins). The lock holds its
+file (a hard link to a finished draft: exactly one process wins, and the lock is
+never seen half-written). The lock holds its
 owner's host and pid. Another sweep that needs the run waits for the result
 file instead of computing it. A lock is stale, and may be taken over, when its
 owner is on this host and no longer alive, or when it has not been refreshed
@@ -60,9 +61,20 @@ def claim(path: Path, stale_after_s: float = STALE_AFTER_S) -> bool:
     A stale lock is first renamed aside (atomic: of two processes taking it over, one rename fails),
     then the fresh lock is created exclusively.
     """
+    # The lock appears with its content in one step (written aside, then hard-linked into place: link fails if
+    # the name exists), so no one ever reads a half-written lock and mistakes it for a dead owner's.
+    draft = path.with_name(f".{path.name}.{uuid.uuid4().hex}.draft")
+    draft.write_text(json.dumps(_owner()))
+    try:
+        return _link_claim(draft, path, stale_after_s)
+    finally:
+        draft.unlink(missing_ok=True)
+
+
+def _link_claim(draft: Path, path: Path, stale_after_s: float) -> bool:
     for _ in range(2):
         try:
-            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)
+            os.link(draft, path)
         except FileExistsError:
             if not is_stale(path, stale_after_s):
                 return False
@@ -76,8 +88,6 @@ def claim(path: Path, stale_after_s: float = STALE_AFTER_S) -> bool:
                 return False
             aside.unlink(missing_ok=True)
             continue
-        with os.fdopen(fd, "w") as fh:
-            json.dump(_owner(), fh)
         return True
     return False
 

@@ -89,11 +89,14 @@ def run_sweep(
         mine, theirs = [], []
         for k, c in missing:
             lock = lock_path(cache.path(c))
-            if claim(lock):
+            if not claim(lock):
+                theirs.append((k, c))
+            elif (hit := cache.load(c)) is not None:  # another sweep stored it after we looked: not ours to compute
+                results[k] = hit
+                release(lock)
+            else:
                 held[k] = lock
                 mine.append((k, c))
-            else:
-                theirs.append((k, c))
     n_computed = 0
     t0 = time.perf_counter()
 
@@ -116,7 +119,8 @@ def run_sweep(
             bar.update(len(chunk))
 
     try:
-        with tqdm(total=len(missing), desc=desc, disable=not (progress and missing), unit="run") as bar:
+        with tqdm(total=len(missing), initial=len(missing) - len(mine) - len(theirs), desc=desc,
+                  disable=not (progress and missing), unit="run") as bar:
             compute(mine, bar)
             n_computed += len(mine)
             while theirs:
@@ -126,7 +130,12 @@ def run_sweep(
                     if hit is not None:
                         results[k] = hit
                         bar.update(1)
-                    elif cache is not None and claim(lock := lock_path(cache.path(c))):  # its owner died
+                    elif cache is not None and claim(lock := lock_path(cache.path(c))):  # its owner died, or just finished
+                        if (hit := cache.load(c)) is not None:
+                            results[k] = hit
+                            release(lock)
+                            bar.update(1)
+                            continue
                         held[k] = lock
                         compute([(k, c)], bar)
                         n_computed += 1
