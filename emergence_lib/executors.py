@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
@@ -35,11 +36,6 @@ def run_chunk(kind: str, configs: Sequence[Any], device: str, threads: int | Non
 
         torch.set_num_threads(threads)
     return runner_for(kind)(list(configs), device=device)
-
-
-def _indexed_chunk(task: tuple[int, str, Sequence[Any], str]) -> tuple[int, list[RunResult]]:
-    i, kind, configs, device = task
-    return i, run_chunk(kind, configs, device, 1)
 
 
 def _exit_with_parent(parent_pid: int, every_s: float = 0.5) -> None:
@@ -105,16 +101,20 @@ def run_chunks(
         # spawn, not fork: forking a process whose torch/OpenMP threads are running can deadlock.
         # Workers exit when this process dies, however it dies (see `_exit_with_parent`); if it stops
         # early (an error, Ctrl-C, SIGTERM, or a consumer that stops reading), they are terminated.
-        pool = multiprocessing.get_context("spawn").Pool(n, initializer=_exit_with_parent, initargs=(os.getpid(),))
+        pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_exit_with_parent, initargs=(os.getpid(),))
         try:
-            tasks = [(i, kind, configs, device) for i, (kind, configs) in enumerate(chunks)]
-            yield from pool.imap_unordered(_indexed_chunk, tasks)
-            pool.close()
+            futures = {pool.submit(run_chunk, kind, configs, device, 1): i for i, (kind, configs) in enumerate(chunks)}
+            for future in as_completed(futures):
+                yield futures[future], future.result()
         except BaseException:
-            pool.terminate()
+            # Kill the workers rather than wait for their chunks (and never take the pool's locks, which a
+            # worker may hold): Python < 3.14 has no public call for it.
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
             raise
-        finally:
-            pool.join()
+        pool.shutdown(wait=True)
         return
     from distributed import as_completed as dask_as_completed
 
