@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 import warnings
@@ -229,8 +230,12 @@ def cmd_prepare(args: argparse.Namespace) -> None:
         print(prepare(chapter, Path(args.out) / Path(chapter).name, scale=args.scale))
 
 
-def _raise_system_exit(signum: int, frame: Any) -> None:
-    raise SystemExit(128 + signum)
+class Terminated(BaseException):
+    """SIGTERM, raised where the main thread is, so that a sweep unwinds as it does on Ctrl-C."""
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -275,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # SIGTERM (a scheduler's or `kill`'s) unwinds like Ctrl-C, so that pool workers are terminated and the
     # runs finished so far stay stored.
-    previous = signal.signal(signal.SIGTERM, _raise_system_exit)
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
@@ -283,6 +288,13 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, CacheError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except (KeyboardInterrupt, Terminated) as exc:
+        # The sweep has killed its workers and released its claims; every finished run is stored. Exit at once:
+        # Python 3.11's process pools can hang the interpreter's own exit once their workers were killed.
+        print("interrupted: every finished run is stored; rerun the command to compute the rest", file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130 if isinstance(exc, KeyboardInterrupt) else 143)
     finally:
         signal.signal(signal.SIGTERM, previous)
 

@@ -121,9 +121,13 @@ class Figure5(_Recall):
 
     def sweeps(self) -> dict[str, list[TransformerRecallConfig]]:
         f, common = self.grid["fig5"], self._common()
+        no_ln = dict(common, layer_norm="none")
         return {
             "B": [r for B in f["B"] for r in self._runs(B=B, **common)],
             "p": [r for p in f["p"] for r in self._runs(p=p, **common)],
+            # Table 1's reading (no LayerNorm): the same settings, for the speed-ups under both readings.
+            "B_no_ln": [r for B in f["B"] for r in self._runs(B=B, **no_ln)],
+            "p_no_ln": [r for p in f["p"] for r in self._runs(p=p, **no_ln)],
         }
 
 
@@ -175,6 +179,31 @@ def crossing_steps(result: SweepResult, level: float | dict[int, float], on: str
         t = first_crossing(curve["step"].to_numpy(), curve[column].to_numpy(), lvl, direction="up")
         rows.append({**meta.to_dict(), "emergence_step": t, "level": lvl})
     return pd.DataFrame(rows)
+
+
+def repetition_table(results: dict[str, SweepResult], threshold: float) -> pd.DataFrame:
+    """Figure 5's overfitting measures, seed means per (sweep, B, p), from sweeps trained with repetition.
+
+    ``results`` maps a sweep name ("B", "p") to its runs. Per run: the steps to ``threshold`` on the training
+    distribution and on test data, test accuracy when the training distribution reaches it, the best, final test
+    and final training-distribution accuracies; then the *generalisation lag* (test steps / training steps).
+    """
+    rows = []
+    for sweep, res in results.items():
+        for run_id, g in res.curves.groupby("run"):
+            meta = res.summary[res.summary["run"] == run_id].iloc[0]
+            has_train = "accuracy_train_distribution" in g and g["accuracy_train_distribution"].notna().all()
+            train = g["accuracy_train_distribution"] if has_train else g["accuracy_test"]  # no repetition: one distribution
+            t_train = first_crossing(g["step"], train, threshold, direction="up")
+            rows.append({"sweep": sweep, "B": meta["B"], "p": meta["p"], "seed": meta["seed"],
+                         "steps to threshold, training distribution": t_train,
+                         "test accuracy then": np.interp(t_train, g["step"], g["accuracy_test"]) if np.isfinite(t_train) else np.nan,
+                         "steps to threshold, test": meta["emergence_step"],
+                         "best test accuracy": g["accuracy_test"].max(), "final test accuracy": g["accuracy_test"].iloc[-1],
+                         "final training-distribution accuracy": train.iloc[-1]})
+    table = pd.DataFrame(rows).groupby(["sweep", "B", "p"]).mean(numeric_only=True).drop(columns="seed")
+    table["generalisation lag"] = table["steps to threshold, test"] / table["steps to threshold, training distribution"]
+    return table
 
 
 def best_lr_table(summary: pd.DataFrame, value: str = "emergence_step") -> tuple[pd.DataFrame, pd.DataFrame]:

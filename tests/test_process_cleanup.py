@@ -60,6 +60,10 @@ def test_a_killed_run_leaves_no_worker_behind(tmp_path, sig):
         workers = _descendants(parent.pid)
         parent.send_signal(sig)
         parent.wait(timeout=30)
+        # Ctrl-C and SIGTERM unwind, say what is kept, and exit with the shell's codes; SIGKILL just kills.
+        assert parent.returncode == {signal.SIGKILL: -9, signal.SIGTERM: 143, signal.SIGINT: 130}[sig]
+        if sig != signal.SIGKILL:
+            assert "every finished run is stored" in parent.stderr.read().decode()
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline and any(_alive(p) for p in workers):
             time.sleep(0.25)
