@@ -281,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
     # SIGTERM (a scheduler's or `kill`'s) unwinds like Ctrl-C, so that pool workers are terminated and the
     # runs finished so far stay stored.
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    # Ctrl-C (SIGINT) always unwinds, even when the shell that started us ignored it (a background job of a
+    # non-interactive shell inherits SIGINT ignored, and Python then installs no handler of its own).
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
@@ -297,6 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         os._exit(130 if isinstance(exc, KeyboardInterrupt) else 143)
     finally:
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
 
 
 if __name__ == "__main__":
