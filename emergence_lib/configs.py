@@ -366,3 +366,8 @@ class TransformerRecallConfig:
 RUN_CONFIGS: dict[str, type] = {
     c.kind: c for c in (ToyFlowConfig, ToyFullGDConfig, ToySGDConfig, TransformerRegressionConfig, TransformerRecallConfig)
 }
+
+
+def config_from_stored(kind: str, fields: dict) -> object:
+    """The run config of ``kind`` a stored file's ``config`` describes (JSON lists back to tuples), validated."""
+    return RUN_CONFIGS[kind](**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})

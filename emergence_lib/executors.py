@@ -100,7 +100,7 @@ def run_chunks(
         n = min(workers or os.cpu_count() or 1, len(chunks))
         # spawn, not fork: forking a process whose torch/OpenMP threads are running can deadlock.
         # Workers exit when this process dies, however it dies (see `_exit_with_parent`); if it stops
-        # early (an error, Ctrl-C, SIGTERM, or a consumer that stops reading), they are terminated.
+        # early (an error, Ctrl-C, SIGTERM, or a consumer that stops reading), they are killed.
         pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_exit_with_parent, initargs=(os.getpid(),))
         try:

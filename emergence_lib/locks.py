@@ -49,7 +49,7 @@ def is_stale(path: Path, stale_after_s: float = STALE_AFTER_S) -> bool:
     except FileNotFoundError:
         return False
     except (OSError, ValueError):
-        return True  # unreadable (e.g. its owner died while writing it)
+        return True  # unreadable: damaged (locks are linked into place whole, never written in place)
     if owner.get("host") == socket.gethostname():
         return owner.get("pid") != os.getpid() and not _pid_alive(int(owner.get("pid", -1)))
     return age > stale_after_s

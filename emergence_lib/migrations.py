@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .cache import RESULTS_FORMAT_VERSION, CacheError, ResultCache, content_checksum
-from .configs import TransformerRecallConfig
+from .configs import TransformerRecallConfig, config_from_stored
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def migrate(root: Path | str | None = None, dry_run: bool = False,
                 continue
             if record.get("checksum") not in (None, content_checksum(record["summary"], record["curve"])):
                 raise CacheError(f"cannot migrate {old_path}: its content does not match its checksum")
-            config = m.config_class(**new_config)  # validates the migrated config
+            config = config_from_stored(m.config_class.kind, new_config)  # validates the migrated config
             new_path = cache.path(config)
             moved.append((m.name, old_path, new_path))
             if dry_run:

@@ -255,6 +255,11 @@ def attention_summary(result: SweepResult) -> pd.DataFrame:
 SETUP_COLUMNS = ["layer_norm", "embedding", "n_pairs"]
 
 
+def _run_setups(result: SweepResult) -> pd.DataFrame:
+    """One row per run: its id, set-up, seed and emergence step."""
+    return result.summary[["run", *SETUP_COLUMNS, "seed", "emergence_step"]].drop_duplicates("run")
+
+
 def final_attention(result: SweepResult) -> pd.DataFrame:
     """Per run, kind, layer and head: the attention weight at the run's last evaluation, with the run's set-up."""
     rows = []
@@ -262,8 +267,7 @@ def final_attention(result: SweepResult) -> pd.DataFrame:
         last = curve.iloc[-1]
         rows += [{"run": run_id, "kind": kind, "layer": layer, "head": head, "weight": float(last[column])}
                  for column, kind, layer, head in _attention_columns(curve.columns)]
-    meta = result.summary[["run", *SETUP_COLUMNS, "seed", "emergence_step"]].drop_duplicates("run")
-    return pd.DataFrame(rows).merge(meta, on="run")
+    return pd.DataFrame(rows).merge(_run_setups(result), on="run")
 
 
 def placement_table(result: SweepResult) -> pd.DataFrame:
@@ -278,8 +282,7 @@ def placement_table(result: SweepResult) -> pd.DataFrame:
                      "runner_up": g["weight"].iloc[1] if len(g) > 1 else np.nan})
     wide = pd.DataFrame(rows).pivot(index="run", columns="pattern", values=["layer", "weight", "runner_up"])
     wide.columns = [f"{pattern}_{what}" for what, pattern in wide.columns]
-    meta = result.summary[["run", *SETUP_COLUMNS, "seed", "emergence_step"]].drop_duplicates("run")
-    out = meta.merge(wide.reset_index(), on="run")
+    out = _run_setups(result).merge(wide.reset_index(), on="run")
     for pattern in ("copy", "select"):
         out[f"{pattern}_layer"] = out[f"{pattern}_layer"].astype(int)
     return out.sort_values([*SETUP_COLUMNS, "seed"]).reset_index(drop=True)

@@ -84,19 +84,24 @@ def run_sweep(
     # Claim each missing run before computing it (`locks`), so that concurrent sweeps on one store compute
     # each run once; the runs another live sweep holds are awaited, and taken over if their owner dies.
     held: dict[str, Path] = {}
+
+    def claim_or_load(k: str, c: Any) -> str:
+        """Claim run ``c``: 'mine' (compute it), 'done' (another sweep stored it meanwhile: loaded) or 'theirs'."""
+        lock = lock_path(cache.path(c))  # type: ignore[union-attr]
+        if not claim(lock):
+            return "theirs"
+        if (hit := cache.load(c)) is not None:  # type: ignore[union-attr]
+            results[k] = hit
+            release(lock)
+            return "done"
+        held[k] = lock
+        return "mine"
+
     mine, theirs = missing, []
     if cache is not None:
-        mine, theirs = [], []
-        for k, c in missing:
-            lock = lock_path(cache.path(c))
-            if not claim(lock):
-                theirs.append((k, c))
-            elif (hit := cache.load(c)) is not None:  # another sweep stored it after we looked: not ours to compute
-                results[k] = hit
-                release(lock)
-            else:
-                held[k] = lock
-                mine.append((k, c))
+        states = {k: claim_or_load(k, c) for k, c in missing}
+        mine = [(k, c) for k, c in missing if states[k] == "mine"]
+        theirs = [(k, c) for k, c in missing if states[k] == "theirs"]
     n_computed = 0
     t0 = time.perf_counter()
 
@@ -123,22 +128,20 @@ def run_sweep(
                   disable=not (progress and missing), unit="run") as bar:
             compute(mine, bar)
             n_computed += len(mine)
-            while theirs:
+            while theirs:  # only with a cache: runs another live sweep holds
                 waiting = []
                 for k, c in theirs:
-                    hit = cache.load(c) if cache is not None else None
+                    hit = cache.load(c)  # type: ignore[union-attr]
                     if hit is not None:
                         results[k] = hit
-                        bar.update(1)
-                    elif cache is not None and claim(lock := lock_path(cache.path(c))):  # its owner died, or just finished
-                        if (hit := cache.load(c)) is not None:
-                            results[k] = hit
-                            release(lock)
-                            bar.update(1)
-                            continue
-                        held[k] = lock
+                        state = "done"
+                    else:
+                        state = claim_or_load(k, c)  # its owner died, or just finished
+                    if state == "mine":
                         compute([(k, c)], bar)
                         n_computed += 1
+                    elif state == "done":
+                        bar.update(1)
                     else:
                         waiting.append((k, c))
                 theirs = waiting

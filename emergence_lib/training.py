@@ -34,7 +34,7 @@ def evaluation_steps(max_steps: int, per_decade: int) -> np.ndarray:
 def model_config(c: TransformerRegressionConfig, input_dim: int) -> TransformerConfig:
     return TransformerConfig(
         input_dim=input_dim, output_dim=c.d, n_layers=c.n_layers, n_heads=c.n_heads, d_model=c.d_model,
-        d_qk=c.d_qk, mlp_factor=c.mlp_factor, layer_norm=c.layer_norm, causal=c.causal, max_len=max(c.T, 1),
+        d_qk=c.d_qk, mlp_factor=c.mlp_factor, layer_norm="pre" if c.layer_norm else "none", causal=c.causal, max_len=max(c.T, 1),
         readout_init=c.readout_init,
     )
 

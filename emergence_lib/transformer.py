@@ -43,7 +43,7 @@ class TransformerConfig:
     d_model: int = 256
     d_qk: int = 64
     mlp_factor: int = 4
-    layer_norm: str | bool = "none"  # "pre" | "post" | "none"; True means "pre" and False "none"
+    layer_norm: str = "none"  # "pre" | "post" | "none"
     skip: bool = True
     causal: bool = False
     max_len: int = 4096
@@ -55,8 +55,6 @@ class TransformerConfig:
                               ("d_model", 1), ("d_qk", 1), ("mlp_factor", 0), ("max_len", 1)]:
             check_int(name, getattr(self, name), minimum)
         check_heads(self.d_model, self.n_heads)
-        if isinstance(self.layer_norm, bool):
-            object.__setattr__(self, "layer_norm", "pre" if self.layer_norm else "none")
         if self.layer_norm not in LAYER_NORMS:
             raise ConfigError(f"layer_norm must be one of {LAYER_NORMS}, got {self.layer_norm!r}")
         if self.embedding not in ("linear", "lookup"):

@@ -15,11 +15,10 @@ from pathlib import Path
 import pytest
 
 from emergence_lib.cache import ResultCache, differences, run_key
-from emergence_lib.configs import RUN_CONFIGS
+from emergence_lib.configs import config_from_stored
 from emergence_lib.runs import runner_for
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-CONFIG_CLASSES = RUN_CONFIGS
 
 
 def _cost(record: dict) -> float:
@@ -33,7 +32,7 @@ def _cheapest_stored_config(kind: str):
     if not records:
         pytest.fail(f"no stored runs of kind {kind!r} under {DATA}")
     record = min(records, key=_cost)
-    config = CONFIG_CLASSES[kind](**{k: tuple(v) if isinstance(v, list) else v for k, v in record["config"].items()})
+    config = config_from_stored(kind, record["config"])
     assert run_key(config) == record["key"], "a stored config does not round-trip to its key"
     return config
 

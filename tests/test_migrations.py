@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 from emergence_lib.cache import RESULTS_FORMAT_VERSION, CacheError, ResultCache, _canonical, content_checksum, run_key
-from emergence_lib.configs import TransformerRecallConfig
+from emergence_lib.configs import TransformerRecallConfig, config_from_stored
 from emergence_lib.migrations import migrate
-from tests.test_cache_reproduces import CONFIG_CLASSES
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -65,5 +64,5 @@ def test_every_committed_run_round_trips_to_its_key():
     assert migrate(DATA, dry_run=True) == [], "committed files need `python -m emergence_lib migrate`"
     for path in files:
         record = json.loads(path.read_text())
-        config = CONFIG_CLASSES[record["kind"]](**{k: tuple(v) if isinstance(v, list) else v for k, v in record["config"].items()})
+        config = config_from_stored(record["kind"], record["config"])
         assert run_key(config) == path.stem, f"{path} is stored under a key its config no longer has"

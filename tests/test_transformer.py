@@ -179,7 +179,7 @@ def test_plateau_level_is_the_median_inside_the_window():
     assert np.isnan(plateau_level(t, loss, end=0.5))
 
 
-@pytest.mark.parametrize("n_layers, n_heads, causal, layer_norm", [(1, 1, False, False), (2, 4, False, False), (4, 4, True, True), (2, 4, True, "post")])
+@pytest.mark.parametrize("n_layers, n_heads, causal, layer_norm", [(1, 1, False, "none"), (2, 4, False, "none"), (4, 4, True, "pre"), (2, 4, True, "post")])
 def test_last_position_forward_matches_the_full_computation(n_layers, n_heads, causal, layer_norm):
     """The default forward computes the last layer at the readout position only: same outputs and gradients."""
     cfg = TransformerConfig(input_dim=9, output_dim=8, n_layers=n_layers, n_heads=n_heads, d_model=32, d_qk=8,
