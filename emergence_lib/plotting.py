@@ -16,13 +16,27 @@ from .metrics import PowerLawFit
 PALETTE = "viridis"
 
 
+# Figures are shown at the book's column width, about 700 px (a full-width figure, about 950 px). A figure of
+# width W inches drawn with a font of s points shows its text at s/72 · 700/W px: with W ≤ 12 for the widest
+# (full-width) figures and 13–14 pt text, tick labels land at 11–12 px, the size of the prose's small print.
+FONT_PT = 13.0
+
+
 def use_book_style() -> None:
-    """Apply the shared style: seaborn 'ticks', a compact context, no top/right spines."""
+    """Apply the shared style: seaborn 'ticks', text sized for the book's column, no top/right spines."""
     sns.set_theme(
         style="ticks",
         context="notebook",
-        font_scale=0.9,
         rc={
+            "font.size": FONT_PT,
+            "axes.titlesize": FONT_PT,
+            "axes.labelsize": FONT_PT,
+            "xtick.labelsize": FONT_PT - 1,
+            "ytick.labelsize": FONT_PT - 1,
+            "legend.fontsize": FONT_PT - 2,
+            "legend.title_fontsize": FONT_PT - 2,
+            "figure.titlesize": FONT_PT + 1,
+            "lines.markersize": 6,
             "axes.spines.top": False,
             "axes.spines.right": False,
             "figure.dpi": 110,
@@ -32,6 +46,40 @@ def use_book_style() -> None:
             "grid.alpha": 0.25,
         },
     )
+
+
+# Column names as a reader of the paper writes them (legends and axis labels use maths notation).
+MATH_NAMES = {
+    "d": "d", "T": "T", "B": "B", "p": "p", "T_over_B": "T/B", "x": r"\sqrt{d}\,T/f(p,d)",
+    "N_tokens": r"N_\mathrm{tokens}", "N_pairs": r"N_\mathrm{pairs}", "n_tokens": r"N_\mathrm{tokens}",
+    "n_pairs": r"N_\mathrm{pairs}", "layers": "L", "heads": "H", "n_layers": "L", "n_heads": "H",
+}
+
+
+def math_name(name: str) -> str:
+    """'T_over_B' → 'T/B' (inside $…$)."""
+    return MATH_NAMES.get(name, name.replace("_", r"\_"))
+
+
+def law_label(constant: float, exponents: dict[str, float], digits: int = 2) -> str:
+    """A power law in maths notation: $1.52\,d^{0.49}\,T^{0.99}$."""
+    terms = [f"{constant:.{digits}f}"]
+    for name, e in exponents.items():
+        base = math_name(name)
+        base = f"({base})" if "/" in base else base
+        terms.append(f"{base}^{{{e:.{digits}f}}}")
+    return "$" + r"\,".join(terms) + "$"
+
+
+def fit_label(fit: PowerLawFit, digits: int = 2) -> str:
+    """Legend text of a fitted law, with its R²."""
+    return f"ours: {law_label(fit.constant, fit.exponents, digits)} ($R^2$ = {fit.r2:.3f})"
+
+
+def label_panels(axes: Sequence[Axes] | np.ndarray, letters: str = "abcdefgh") -> None:
+    """Bold (a), (b), … at the top left of each panel, as in the paper."""
+    for ax, letter in zip(np.ravel(axes), letters):
+        ax.text(-0.02, 1.04, f"({letter})", transform=ax.transAxes, fontweight="bold", ha="right", va="bottom")
 
 
 def hue_colors(values: Sequence, palette: str = PALETTE) -> dict:
@@ -53,6 +101,8 @@ def plot_plateau_vs_x(
     hue_label: str | None = None,
     derive: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
     legend: bool = True,
+    paper_law: dict[str, float] | None = None,
+    paper_label: str | None = None,
 ) -> Axes:
     """Standard log-log panel: markers = runs (mean over seeds), solid lines = fitted law, one colour per ``hue``.
 
@@ -61,13 +111,15 @@ def plot_plateau_vs_x(
     threshold are drawn as open triangles at their last time (a lower bound).
     ``derive`` adds derived predictor columns (e.g. √d·T/f(p, d)) to the grid
     on which the fitted law is drawn; other predictors are held at the group's value.
+    ``paper_law`` ({"C": …, predictor: exponent, …}) draws the paper's fitted law dotted in the same colours, as a
+    labelled reference (only where the paper prints its constant).
     """
     colors = hue_colors(summary[hue])
     reached_mask = np.isfinite(summary[y])
     for h, color in colors.items():
         sub = summary[(summary[hue] == h) & reached_mask].groupby(x, as_index=False)[y].mean()
-        ax.plot(sub[x], sub[y], "o", color=color, ms=5, label=f"{hue_label or hue} = {h:g}")
-        if fit is not None and len(sub):
+        ax.plot(sub[x], sub[y], "o", color=color, ms=6, label=f"${hue_label or math_name(hue)}$ = {h:g}")
+        if (fit is not None or paper_law is not None) and len(sub):
             xs = np.geomspace(sub[x].min(), sub[x].max(), 50)
             grid = pd.DataFrame({x: xs, hue: h})
             for col in summary.columns:  # constant columns of the group (e.g. T) for derive
@@ -76,10 +128,14 @@ def plot_plateau_vs_x(
                     grid[col] = vals.iloc[0]
             if derive is not None:
                 grid = derive(grid)
-            for p in fit.predictors:  # predictors other than x and hue are held at the group's value
+            predictors = fit.predictors if fit is not None else [k for k in paper_law if k not in ("C", "R2")]  # type: ignore[union-attr]
+            for p in predictors:  # predictors other than x and hue are held at the group's value
                 if p not in grid:
                     grid[p] = summary.loc[summary[hue] == h, p].iloc[0]
-            ax.plot(xs, fit.predict(grid), "-", color=color, lw=1.5)
+            if fit is not None:
+                ax.plot(xs, fit.predict(grid), "-", color=color, lw=1.5)
+            if paper_law is not None:
+                ax.plot(xs, _law(paper_law, grid), ":", color=color, lw=1.8, alpha=0.9)
         if prediction is not None:
             pr = prediction[prediction[hue] == h].sort_values(x)
             ax.plot(pr[x], pr[y], "--", color=color, lw=1, alpha=0.8)
@@ -91,12 +147,16 @@ def plot_plateau_vs_x(
     xs = sorted(summary[x].unique())
     ax.set_xticks(xs, [f"{v:g}" for v in xs])
     ax.xaxis.set_minor_locator(NullLocator())
-    ax.set_xlabel(x)
+    ax.set_xlabel(f"${math_name(x)}$")
     ax.set_ylabel(y.replace("_", " "))
     handles, labels = ax.get_legend_handles_labels()
     if fit is not None:
         handles.append(plt.Line2D([], [], color="0.3", lw=1.5))
-        labels.append(f"fit {fit.formula()}\n(R² = {fit.r2:.5f})")
+        labels.append(fit_label(fit))
+    if paper_law is not None:
+        handles.append(plt.Line2D([], [], color="0.3", lw=1.8, ls=":"))
+        exps = {k: v for k, v in paper_law.items() if k not in ("C", "R2")}
+        labels.append(paper_label or f"paper: {law_label(paper_law['C'], exps)}")
     if prediction is not None:
         handles.append(plt.Line2D([], [], color="0.3", lw=1, ls="--"))
         labels.append(prediction_label)
@@ -118,10 +178,19 @@ def plot_curves(
     colors = hue_colors(curves[hue])
     for h, color in colors.items():
         sub = curves[curves[hue] == h]
-        ax.plot(sub[x], sub[y], color=color, lw=1.5, label=f"{hue_label or hue} = {h:g}")
+        ax.plot(sub[x], sub[y], color=color, lw=1.5, label=f"${hue_label or math_name(hue)}$ = {h:g}")
     if logy:
         ax.set_yscale("log")
     ax.set_xlabel("time (steps × lr)" if x == "t" else x)
     ax.set_ylabel(y)
     ax.legend(fontsize="small")
     return ax
+
+
+def _law(law: dict[str, float], grid: pd.DataFrame) -> np.ndarray:
+    """C · Π x_k^e_k on ``grid`` (the paper's reported law)."""
+    out = np.full(len(grid), float(law["C"]))
+    for k, e in law.items():
+        if k not in ("C", "R2"):
+            out = out * np.asarray(grid[k], dtype=float) ** e
+    return out

@@ -1,0 +1,380 @@
+"""The claims registry: each claim of the paper this book checks, in one place.
+
+A `Claim` says which figure it belongs to, what the paper reports, how ours is computed, and the tolerance within
+which ours counts as *reproduced*. The chapter that computes a claim's number hands it to `record`, which
+
+* decides the status (``reproduced`` or ``differs``) from the registry's tolerance, never from the chapter;
+* at ``cpu`` and ``paper`` scale, fails the chapter (and so the book build) when the status is not the one the
+  registry expects, so a change of code that moves a result across its tolerance cannot go unnoticed;
+* glues the number and the status, which the landing page and the scoreboard paste (`landing_table`).
+
+So the chapters' assertions, the landing table and the scoreboard read one tolerance and one expected status: they
+cannot drift apart. At ``smoke`` scale (tiny grids, for the tests) a claim is recorded but not judged.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import os
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from .configs import ConfigError, check_scale
+
+Status = Literal["reproduced", "differs", "not run"]
+# Marks in characters the book's fonts have (emoji are not in them).
+MARK = {"reproduced": "✓ reproduced", "differs": "△ differs", "not run": "○ not run", "smoke": "· smoke: not judged"}
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """What counts as reproduced: |ours − paper| ≤ ``absolute``, or |ours/paper − 1| ≤ ``relative``, or
+    ours in [``low``, ``high``] (either end open) for a claim stated as a direction or a bound."""
+
+    absolute: float | None = None
+    relative: float | None = None
+    low: float | None = None
+    high: float | None = None
+
+    def __post_init__(self) -> None:
+        given = [self.absolute is not None, self.relative is not None, self.low is not None or self.high is not None]
+        if sum(given) != 1:
+            raise ConfigError("a Tolerance takes exactly one of absolute, relative, or low/high")
+
+    def passes(self, ours: float, paper: float | None) -> bool:
+        if not math.isfinite(ours):
+            return False
+        if self.absolute is not None or self.relative is not None:
+            if paper is None:
+                raise ConfigError("an absolute or relative tolerance needs the paper's value")
+            if self.absolute is not None:
+                return abs(ours - paper) <= self.absolute
+            return abs(ours / paper - 1) <= self.relative  # type: ignore[operator]
+        return (self.low is None or ours >= self.low) and (self.high is None or ours <= self.high)
+
+    def describe(self) -> str:
+        if self.absolute is not None:
+            return f"±{self.absolute:g} of the paper's"
+        if self.relative is not None:
+            return f"within {self.relative:.0%} of the paper's"
+        if self.low is not None and self.high is not None:
+            return f"in [{self.low:g}, {self.high:g}]"
+        return f"≥ {self.low:g}" if self.low is not None else f"≤ {self.high:g}"
+
+
+@dataclass(frozen=True)
+class Claim:
+    key: str  # "figure1.d_exponent": figure, then the quantity
+    figure: str  # the paper's figure (and panel), as the landing table prints it: "1c"
+    chapter: str | None  # the chapter (docname under chapters/) that computes it; None: not computed here
+    claim: str  # the paper's claim, one sentence
+    paper: str  # the paper's value as it reports it (text: some are directions or read off a figure)
+    paper_value: float | None  # the number compared against, where there is one
+    measure: str  # how ours is computed
+    tolerance: Tolerance | None  # None with chapter None
+    expected: Status  # the status the registry expects at cpu scale (a change of it is a finding)
+    fmt: str = ".2f"
+    note: str = ""  # why it differs, where it does
+
+    @property
+    def figure_number(self) -> int:
+        return int(re.match(r"\d+", self.figure).group())  # type: ignore[union-attr]
+
+    def status(self, ours: float) -> Status:
+        assert self.tolerance is not None
+        return "reproduced" if self.tolerance.passes(ours, self.paper_value) else "differs"
+
+    def glue_key(self, what: Literal["ours", "status"]) -> str:
+        return f"claim.{self.key}.{what}"
+
+
+def _c(key, figure, chapter, claim, paper, paper_value, measure, tolerance, expected="reproduced", fmt=".2f", note=""):
+    return Claim(key, figure, chapter, claim, paper, paper_value, measure, tolerance, expected, fmt, note)
+
+
+A = Tolerance  # short for the table below
+CLAIMS: tuple[Claim, ...] = (
+    # ---- Figure 1: the toy model
+    _c("figure1.d_exponent", "1c", "01_toy_model", "Toy model: the plateau grows as d^0.49 (√d)", "0.49", 0.49,
+       "exponent of d in a power law fitted to every (T, d) reduced-flow run", A(absolute=0.03)),
+    _c("figure1.T_exponent", "1c", "01_toy_model", "Toy model: the plateau grows as T^0.99 (T)", "0.99", 0.99,
+       "exponent of T in the same fit", A(absolute=0.03)),
+    _c("figure1.mechanism", "1b", "01_toy_model", "The weights w move before the attention α",
+       "w first", None, "time for w to cover 10% of its way to √d, over the same for α", A(high=0.8)),
+    # ---- Figure 2: repetition in the toy model
+    _c("figure2.in_context_exponent", "2 left", "02_repetition_toy",
+       "In-context repetition: the plateau grows as (T/B)^0.99", "0.99", 0.99,
+       "exponent of T/B in a fit of C·d^α·(T/B)^β to the reduced flows", A(absolute=0.03)),
+    _c("figure2.in_context_constant", "2 left", "02_repetition_toy", "In-context repetition: constant 1.51",
+       "1.51", 1.51, "C of the same fit", A(relative=0.2)),
+    _c("figure2.cross_sample_exponent", "2 right", "02_repetition_toy",
+       "Cross-sample repetition: the plateau grows as (√d·T/f(p,d))^1.02", "1.02", 1.02,
+       "exponent of a fit C·x^γ, x = √d·T/f(p, d), on test loss without repetition", A(absolute=0.03)),
+    _c("figure2.cross_sample_constant", "2 right", "02_repetition_toy", "Cross-sample repetition: constant 2.15",
+       "2.15", 2.15, "C of the same fit", A(relative=0.2), expected="differs",
+       note="half the paper's; the paper's two Figure 2 laws disagree by the same factor 2 at p = 0"),
+    # ---- Figure 3: Transformers on single-location regression
+    _c("figure3.d_exponent", "3", "03_transformer", "Transformer: the plateau grows as d^1.29", "1.29", 1.29,
+       "exponent of d in a joint power law over the left and middle panels (seed means)", A(absolute=0.15),
+       expected="differs", note="smaller at our laptop scale; the exponents rise with the grid"),
+    _c("figure3.T_exponent", "3", "03_transformer", "Transformer: the plateau grows as T^0.80", "0.80", 0.80,
+       "exponent of T in the same fit", A(absolute=0.15), expected="differs",
+       note="larger than the paper's: T weighs more than d at our width"),
+    _c("figure3.B_exponent", "3", "03_transformer", "Transformer: in-context repetition shortens it as B^−0.80",
+       "−0.80", -0.80, "exponent of B in the same fit", A(absolute=0.15)),
+    _c("figure3.cross_sample_speedup", "3 right", "03_transformer",
+       "Cross-sample repetition shortens the plateau, more at larger d", "helps, more at larger d", None,
+       "speed-up of the largest p over p = 0 at the largest d, over the same at the smallest d", A(low=1.0)),
+    # ---- Figure 4: associative recall
+    _c("figure4.pairs_exponent", "4", "04_associative_recall", "Recall: emergence grows as N_pairs^2.25", "2.25", 2.25,
+       "exponent of N_pairs in a power law fitted to the steps to 50% test accuracy (best lr per point)",
+       A(absolute=0.3)),
+    _c("figure4.tokens_exponent", "4", "04_associative_recall", "Recall: emergence grows as N_tokens^0.79", "0.79", 0.79,
+       "exponent of N_tokens in the same fit", A(absolute=0.3)),
+    _c("figure4.layernorm", "4", "04_associative_recall", "LayerNorm makes the task harder (text)",
+       "harder with LN", None, "smallest ratio over the grid of steps with pre-LN to steps without LN", A(low=1.0)),
+    # ---- Figure 5: repetition and overfitting in recall
+    _c("figure5.in_context_speedup", "5 left", "04_associative_recall",
+       "In-context repetition speeds emergence up about 4×", "≈4× (read off the figure)", 4.0,
+       "largest speed-up over B = 1 in steps to 50% test accuracy", A(relative=0.5)),
+    _c("figure5.cross_sample_speedup", "5 right", "04_associative_recall",
+       "Cross-sample repetition speeds emergence up about 2×", "≈2× (read off the figure)", 2.0,
+       "largest speed-up over p = 0 in the same measure", A(relative=0.5)),
+    _c("figure5.overfitting", "5", "04_associative_recall",
+       "Heavy repetition overfits: the training distribution is learned long before test data",
+       "overfits, then recovers", None,
+       "steps to 50% test accuracy over steps to 50% on the training distribution, at the largest B",
+       A(low=5.0), fmt=".0f"),
+    # ---- Appendix, toy model
+    _c("figure6.overshoot", "6", "A1_toy_theory", "Along the way w overshoots its optimum √d", "overshoots", None,
+       "largest w over √d along the flow", A(low=1.0), fmt=".3f"),
+    _c("figure7.linearisation", "7", "A1_toy_theory", "The early dynamics follow the linearisation",
+       "holds early", None, "largest (time the loss leaves the linearised curve by 10%) / plateau, over T", A(high=1.0)),
+    _c("figure8.tracking", "8", "A1_toy_theory", "Late in training w tracks its equilibrium w^∞(α)",
+       "tracks", None, "largest |w / w^∞(α) − 1| late in the run", A(high=1e-3), fmt=".1e"),
+    _c("figure9.flow_vs_sgd", "9", "A2_toy_checks", "The reduced flow matches SGD", "matches", None,
+       "|flow plateau / mean SGD plateau − 1| with the theory's initialisation", A(high=0.02), fmt=".3f"),
+    _c("figure10.repeated_first", "10", "A2_toy_checks", "The repeated direction w̃ is learned before w",
+       "w̃ first", None, "largest (time w̃ covers 10%) / (time w covers 10%), over p", A(high=1.0)),
+    # ---- Appendix, Transformers
+    _c("figure11.sharpness", "11", "A3_transformer_dynamics", "Every seed shows a sharp transition",
+       "sharp", None, "median (drop duration) / plateau over seeds and configurations", A(high=0.3)),
+    _c("figure12.training_first", "12", "A3_transformer_dynamics",
+       "Under cross-sample repetition the training distribution is learned first (or together)",
+       "training first", None, "largest (steps on the training distribution) / (steps without repetition)",
+       A(high=1.05)),
+    _c("figure13.heads_exponent", "13", "A4_transformer_ablations", "More heads lengthen the plateau: H^0.16",
+       "0.16", 0.16, "exponent of H in a joint fit over d, T, layers, heads", A(absolute=0.05)),
+    _c("figure13.layers_exponent", "13", "A4_transformer_ablations", "Layers matter little: L^0.06", "0.06", 0.06,
+       "exponent of L in the same fit", A(absolute=0.05), expected="differs",
+       note="layers cost more here than in the paper"),
+    _c("figure14.position_cost", "14", "A4_transformer_ablations",
+       "A random relevant position raises the T exponent (0.58 vs 0.29)", "+0.29", 0.29,
+       "T exponent with a random position minus with a fixed one (feature present)", A(absolute=0.15)),
+    _c("figure15.adam_speedup", "15", "A4_transformer_ablations", "Adam reaches emergence much faster than SGD",
+       "much faster", None, "largest Adam/SGD speed-up over the grid (a lower bound where SGD misses its budget)",
+       A(low=10.0), fmt=".0f"),
+    _c("figure15.sgd_T_exponent", "15", "A4_transformer_ablations", "SGD's plateau grows as T^1.07", "1.07", 1.07,
+       "exponent of T in a power law fitted to SGD's plateaus", A(absolute=0.15)),
+    _c("figure16.training_speedup", "16", "A5_recall_mechanism",
+       "On the training distribution repetition only speeds learning up", "only speeds up", None,
+       "smallest speed-up over no repetition on the training distribution, over every level", A(low=1.0)),
+    _c("figure17.select_layer", "17", "A5_recall_mechanism",
+       "The selecting (induction) pattern forms in layer 4 of 4", "layer 4", 4.0,
+       "modal layer of the query→value pattern at 8 pairs (pre-LN)", A(absolute=0.0), expected="differs", fmt=".0f",
+       note="layer 2 at 8 pairs; at 12 pairs most seeds use layer 4"),
+    _c("figure17.select_layer_12_pairs", "17", "A5_recall_mechanism",
+       "The selecting pattern forms in layer 4 of 4 (at 12 pairs)", "layer 4", 4.0,
+       "modal layer of the query→value pattern at 12 pairs (pre-LN, placement sweep)", A(absolute=0.0), fmt=".0f"),
+    # ---- Not computed here
+    Claim("table1.paper_scale", "3", None, "Figure 3 on the paper's own grid (Table 1: width 256, T up to 256)",
+          "0.76·d^1.29·T^0.80·B^−0.80", None, "the chapter's paper scale; needs a GPU", None, "not run"),
+)
+
+REGISTRY: dict[str, Claim] = {c.key: c for c in CLAIMS}
+assert len(REGISTRY) == len(CLAIMS), "claim keys must be unique"
+
+
+def claim(key: str) -> Claim:
+    try:
+        return REGISTRY[key]
+    except KeyError:
+        raise KeyError(f"no claim {key!r} in the registry; known: {', '.join(REGISTRY)}") from None
+
+
+def claims_of(chapter: str) -> list[Claim]:
+    return [c for c in CLAIMS if c.chapter == chapter]
+
+
+class ClaimMismatch(AssertionError):
+    """A claim's status at cpu/paper scale is not the one the registry expects."""
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    claim: Claim
+    ours: float
+    status: str  # a Status, or "smoke"
+
+    @property
+    def ours_text(self) -> str:
+        return format(self.ours, self.claim.fmt) if math.isfinite(self.ours) else "not reached"
+
+    def row(self) -> dict[str, str]:
+        c = self.claim
+        return {"figure": c.figure, "claim": c.claim, "paper": c.paper, "ours": self.ours_text,
+                "reproduced if": c.tolerance.describe() if c.tolerance else "—", "status": MARK[self.status]}
+
+
+def record(key: str, ours: float, scale: str) -> ClaimResult:
+    """Judge ``ours`` against the registry's tolerance, fail at cpu/paper scale if the status is not the expected
+    one, and glue the number and the status for the landing table. Returns the result (for the chapter's table)."""
+    from .report import glue_text
+
+    check_scale(scale)
+    c = claim(key)
+    if c.tolerance is None:
+        raise ConfigError(f"claim {key!r} is not computed by any chapter")
+    ours = float(ours)
+    status = "smoke" if scale == "smoke" else c.status(ours)
+    result = ClaimResult(c, ours, status)
+    glue_text(c.glue_key("ours"), result.ours_text)
+    glue_text(c.glue_key("status"), MARK[status])
+    # At cpu scale the status must be the registry's; at paper scale a claim reproduced at cpu must stay reproduced
+    # (one that differs at cpu may well reproduce on the paper's grid: that is reported, not failed).
+    wrong = status != c.expected if scale == "cpu" else (scale == "paper" and c.expected == "reproduced" and status != c.expected)
+    if wrong:
+        raise ClaimMismatch(
+            f"{key}: ours = {result.ours_text}, paper {c.paper}; reproduced if {c.tolerance.describe()} → {status}, "
+            f"but the registry expects {c.expected!r}. If the change is right, update the registry and the prose.")
+    return result
+
+
+def chapter_table(results: list[ClaimResult]) -> "object":
+    """The claims a chapter checked, as a tidy table (one row per claim)."""
+    import pandas as pd
+
+    return pd.DataFrame([r.row() for r in results])
+
+
+# The figure configs whose runs each chapter reads: a chapter can be judged at paper scale once all are cached.
+CHAPTER_FIGURES: dict[str, tuple[str, ...]] = {
+    "01_toy_model": ("figure1",),
+    "02_repetition_toy": ("figure1", "figure2", "figure2_constant"),
+    "03_transformer": ("figure3",),
+    "04_associative_recall": ("figure4", "figure5"),
+    "A1_toy_theory": ("figure6", "figure7", "figure8"),
+    "A2_toy_checks": ("figure9", "figure10"),
+    "A3_transformer_dynamics": ("figure3", "figure11"),
+    "A4_transformer_ablations": ("figure13", "figure14", "figure15"),
+    "A5_recall_mechanism": ("figure16", "figure17"),
+}
+
+CHAPTER_LABELS: dict[str, str] = {
+    "01_toy_model": "Ch. 1", "02_repetition_toy": "Ch. 2", "03_transformer": "Ch. 3", "04_associative_recall": "Ch. 4",
+    "A1_toy_theory": "App. A1", "A2_toy_checks": "App. A2", "A3_transformer_dynamics": "App. A3",
+    "A4_transformer_ablations": "App. A4", "A5_recall_mechanism": "App. A5",
+}
+
+
+def paper_scale_cached(chapter: str) -> tuple[int, int]:
+    """(runs cached, runs needed) of a chapter's figures at paper scale."""
+    from .experiments import cache_for, figures
+
+    cache = cache_for("paper")
+    runs = {}
+    for name in CHAPTER_FIGURES[chapter]:
+        for r in figures()[name](scale="paper").runs():
+            runs[str(cache.path(r))] = r  # type: ignore[union-attr]
+    have = sum(1 for path in runs if os.path.exists(path))
+    return have, len(runs)
+
+
+def recorded_claims(notebook: dict) -> dict[str, str]:
+    """The claim values a chapter glued (``claim.<key>.ours`` / ``.status``), read from an executed notebook."""
+    out: dict[str, str] = {}
+    for cell in notebook.get("cells", []):
+        for o in cell.get("outputs", []):
+            name = o.get("metadata", {}).get("scrapbook", {}).get("name", "")
+            if name.startswith("claim."):
+                text = o.get("data", {}).get("application/papermill.record/text/plain", "")
+                try:
+                    text = ast.literal_eval(text)
+                except (ValueError, SyntaxError):
+                    pass
+                out[name] = str(text)
+    return out
+
+
+def paper_scale_column(workdir: str) -> dict[str, str]:
+    """Claim key → the text of the landing table's paper-scale cell.
+
+    A chapter whose paper-scale runs are all in ``data/`` is executed at ``scale="paper"`` (papermill, into
+    ``workdir``; it reads the cache and computes nothing), and its recorded claims are read back from the
+    executed notebook. Other chapters say how much of their paper grid is cached."""
+    import json
+    from pathlib import Path
+
+    from .notebooks import execute
+
+    chapters_dir = Path(__file__).resolve().parent.parent / "chapters"
+    cells: dict[str, str] = {}
+    for chapter in CHAPTER_FIGURES:
+        keys = [c.key for c in claims_of(chapter)]
+        have, need = paper_scale_cached(chapter)
+        if have < need:
+            text = "not run" if have == 0 else f"not run ({have} of {need} runs cached)"
+            cells.update({k: text for k in keys})
+            continue
+        out = Path(workdir) / f"{chapter}.paper.ipynb"
+        try:
+            execute(chapters_dir / f"{chapter}.ipynb", out, quiet=True, scale="paper")
+        except Exception as exc:  # noqa: BLE001 - a failed claim at paper scale is a result to show, not hide
+            failed = str(exc).strip().splitlines()[-1][:120]
+            cells.update({k: f"fails at paper scale: {failed}" for k in keys})
+            continue
+        recorded = recorded_claims(json.loads(out.read_text()))
+        for k in keys:
+            c = REGISTRY[k]
+            ours, status = recorded.get(c.glue_key("ours")), recorded.get(c.glue_key("status"))
+            cells[k] = f"{ours} ({status})" if ours is not None else "not recorded"
+    return cells
+
+
+def glue_paper_scale_column(workdir: str) -> dict[str, str]:
+    """Glue every claim's paper-scale cell (``claim.<key>.paper``) for `landing_table`; returns them."""
+    from .report import glue_text
+
+    cells = paper_scale_column(workdir)
+    for c in CLAIMS:
+        glue_text(c.glue_key("paper"), cells.get(c.key, "not run"))
+    return cells
+
+
+def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb") -> str:
+    """The landing table, in figure order (1 → 17), as MyST markdown.
+
+    The ``ours`` and ``status`` cells paste what the chapters glued when the book executed them (from ``data/`` at
+    cpu scale): `record` is the only writer of those values. The paper-scale cells paste what
+    `glue_paper_scale_column` glued on the page ``paper_doc``. ``from_doc`` is the path from the page that shows
+    the table to the book's root ("" for the root page, "../" for a page under chapters/)."""
+    rows = ["| Fig. | Claim | Paper | Reproduced if | Ours (cpu) | Status | Ours (paper scale) | Where |",
+            "|---|---|---|---|---|---|---|---|"]
+    for c in sorted(CLAIMS, key=lambda c: (c.figure_number, CLAIMS.index(c))):
+        paper_scale = f"{{glue:text}}`{paper_doc}::{c.glue_key('paper')}:s`"
+        if c.chapter is None:
+            ours, status, where = "—", MARK["not run"], "—"
+        else:
+            doc = f"/chapters/{c.chapter}.ipynb"
+            ours = f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s`"
+            status = f"{{glue:text}}`{doc}::{c.glue_key('status')}:s`"
+            where = f"{{doc}}`{CHAPTER_LABELS[c.chapter]} <{from_doc}chapters/{c.chapter}>`"
+        tol = c.tolerance.describe().replace(" of the paper's", "") if c.tolerance else "—"
+        rows.append(f"| {c.figure} | {_md(c.claim)} | {_md(c.paper)} | {tol} | {ours} | {status} | {paper_scale} | {where} |")
+    return "\n".join(rows)
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("*", "\\*")

@@ -1,0 +1,130 @@
+"""What a chapter shows its reader: titled tables, glued figures and numbers.
+
+    show_table(fit_table, "Figure 1c: our fit beside the paper's")     # titled, no index, — for missing
+    glue_figure("fig1", fig)                                           # shown by {glue:figure} fig1 in the prose
+    glue_number("fig1_d_exponent", fit.exponents["d"], ".2f")          # shown by {glue:text}`fig1_d_exponent`
+
+In the book (myst-nb) glued values are pasted where the prose names them, so every number a caption or a
+sentence states comes from the computation. Outside the book (plain Jupyter, papermill, nbval) the glue calls
+still run, so a chapter behaves the same everywhere.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Any, Callable, Mapping
+
+import pandas as pd
+
+MISSING = "—"  # where the paper (or a run) gives no value
+
+
+def format_value(x: Any) -> str:
+    """Sensible rounding for a table cell: integers with separators, 3 significant digits otherwise, — for missing."""
+    if x is None:
+        return MISSING
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, (int,)) or (hasattr(x, "dtype") and getattr(x, "dtype").kind in "iu"):
+        return f"{int(x):,}"
+    if isinstance(x, float) or hasattr(x, "__float__") and not isinstance(x, str):
+        try:
+            v = float(x)
+        except (TypeError, ValueError):
+            return str(x)
+        if math.isnan(v):
+            return MISSING
+        if math.isinf(v):
+            return "not reached" if v > 0 else "−∞"
+        if v == int(v) and abs(v) < 1e6:
+            return f"{int(v):,}"
+        a = abs(v)
+        if a >= 100:
+            return f"{v:,.0f}"
+        if a >= 10:
+            return f"{v:.1f}"
+        if a >= 0.01:
+            return f"{v:.3g}" if a < 1 else f"{v:.2f}"
+        return f"{v:.2e}"
+    if isinstance(x, str) and x.lower() == "nan":
+        return MISSING
+    return str(x)
+
+
+def table_html(
+    df: pd.DataFrame,
+    title: str,
+    formats: Mapping[str, str | Callable[[Any], str]] | None = None,
+    index: bool = False,
+) -> str:
+    """A titled HTML table: no index column unless ``index`` (then the index is an ordinary first column)."""
+    if not title:
+        raise ValueError("every table needs a title")
+    data = df.reset_index() if index else df.reset_index(drop=True)
+    formats = dict(formats or {})
+
+    def cell(col: str, value: Any) -> str:
+        f = formats.get(col)
+        if f is None:
+            text = format_value(value)
+        elif callable(f):
+            text = f(value)
+        else:
+            text = MISSING if value is None or (isinstance(value, float) and math.isnan(value)) else format(value, f)
+        return html.escape(text)
+
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in data.columns)
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{cell(c, v)}</td>" for c, v in zip(data.columns, row)) + "</tr>"
+        for row in data.itertuples(index=False, name=None)
+    )
+    return (f'<table class="table book-table"><caption>{html.escape(title)}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
+
+
+def show_table(
+    df: pd.DataFrame,
+    title: str,
+    formats: Mapping[str, str | Callable[[Any], str]] | None = None,
+    index: bool = False,
+    collapsed: bool | None = None,
+    collapse_over: int = 12,
+) -> None:
+    """Display a titled table; tables longer than ``collapse_over`` rows (or ``collapsed=True``) sit in a
+    dropdown whose summary is the title, so long per-seed or per-layer dumps do not push the figures apart."""
+    from IPython.display import HTML, display
+
+    body = table_html(df, title, formats, index)
+    fold = len(df) > collapse_over if collapsed is None else collapsed
+    if fold:
+        body = (f'<details class="book-table-dropdown"><summary>{html.escape(title)} '
+                f"({len(df)} rows)</summary>{body}</details>")
+    display(HTML(body))
+
+
+def _glue(key: str, value: Any, display: bool = False) -> None:
+    try:
+        from myst_nb import glue
+    except ImportError:  # the library without the book's packages: nothing to paste into
+        return
+    glue(key, value, display=display)
+
+
+def glue_figure(key: str, fig: Any) -> None:
+    """Hand ``fig`` to the prose (``{glue:figure} key``, with its caption), then close it so it is shown once."""
+    import matplotlib.pyplot as plt
+
+    _glue(key, fig)
+    plt.close(fig)
+
+
+def glue_number(key: str, value: float, fmt: str = ".3g") -> None:
+    """Glue a number already formatted, so the prose pastes it with ``{glue:text}`key```."""
+    v = float(value)
+    text = format_value(value) if fmt == "auto" else format(int(round(v)) if fmt[-1] in "d," else v, fmt)
+    _glue(key, text)
+
+
+def glue_text(key: str, text: str) -> None:
+    _glue(key, str(text))

@@ -1,0 +1,216 @@
+"""Look at the built book as a reader does: headless Chromium over a local HTTP server.
+
+Used by ``tests/test_book_in_browser.py`` (the ``browser`` tier of ``make test``) and runnable on its own to
+measure a build's layout::
+
+    .venv/bin/python tests/book_browser.py _build/html     # prints figure / code share of page height per page
+
+The browser and its driver are Debian's ``chromium`` and ``chromium-driver`` packages (``make browser-deps``
+installs them). Everything is served from ``127.0.0.1``: a page that asks for anything outside the book (a CDN)
+fails the console check, which is how the offline-maths requirement is tested.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import shutil
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome")
+DRIVER_NAMES = ("chromedriver",)
+INSTALL_HINT = "install Debian's packages: apt-get install chromium chromium-driver (make browser-deps does it)"
+
+# Pages of the book a reader visits (Sphinx's generated index and search pages are left out).
+SKIP_PAGES = {"genindex.html", "search.html"}
+
+# Console messages that are not faults of the book, each with the reason it is allowed.
+CONSOLE_ALLOW = {
+    # Chromium asks every site for /favicon.ico; the book has none and needs none.
+    "favicon.ico": "the browser's own favicon request",
+}
+
+
+class BrowserMissing(RuntimeError):
+    pass
+
+
+def find_browser() -> tuple[str, str]:
+    """Paths of the Chromium binary and its driver, or a `BrowserMissing` that says how to install them."""
+    browser = next((p for n in BROWSER_NAMES if (p := shutil.which(n))), None)
+    driver = next((p for n in DRIVER_NAMES if (p := shutil.which(n))), None)
+    missing = [name for name, path in (("chromium", browser), ("chromedriver", driver)) if path is None]
+    if missing:
+        raise BrowserMissing(f"{' and '.join(missing)} not found on PATH: {INSTALL_HINT}")
+    return browser, driver  # type: ignore[return-value]
+
+
+@contextmanager
+def serve(folder: Path) -> Iterator[str]:
+    """An HTTP server on 127.0.0.1 (a free port) serving ``folder``; yields its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+@contextmanager
+def chromium(width: int = 1280, height: int = 900) -> Iterator["object"]:
+    """A headless Chromium driven by Selenium, with the console log captured."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    browser, driver_path = find_browser()
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                f"--window-size={width},{height}", "--hide-scrollbars"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def book_pages(html: Path) -> list[Path]:
+    """Every page of the built book, relative to ``html``, in a stable order."""
+    pages = [p.relative_to(html) for p in sorted(html.rglob("*.html"))]
+    return [p for p in pages if p.name not in SKIP_PAGES and p.parts[0] not in {"_static", "_sources", "reports"}]
+
+
+# One script collects everything a check needs from a loaded page, after MathJax has typeset it.
+_INSPECT = r"""
+const done = arguments[arguments.length - 1];
+const ready = (window.MathJax && MathJax.startup && MathJax.startup.promise) ? MathJax.startup.promise : Promise.resolve();
+ready.then(() => {
+  const article = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
+  const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 ? r.height : 0; };
+  const sum = (sel) => Array.from(article.querySelectorAll(sel)).reduce((s, el) => s + visible(el), 0);
+  const imgs = Array.from(document.images).map((im) => ({src: im.currentSrc || im.src, ok: im.complete && im.naturalWidth > 0}));
+  const captions = Array.from(article.querySelectorAll('figcaption, caption, .caption')).map((c) => c.innerText);
+  const errors = Array.from(article.querySelectorAll('.output.traceback, .output.error, .output.stderr, div.error, .system-message')).map((e) => e.innerText.slice(0, 300));
+  const text = article.innerText;
+  done({
+    title: document.title,
+    mathjax: !!(window.MathJax && MathJax.version),
+    mathjax_src: Array.from(document.scripts).map((s) => s.src).filter((s) => /mathjax/i.test(s)),
+    images: imgs,
+    captions: captions,
+    errors: errors,
+    text: text,
+    height: article.getBoundingClientRect().height,
+    figure_height: sum('img'),
+    code_height: sum('div.cell_input, details.hide.above-input, div.highlight-myst-ansi'),
+  });
+});
+"""
+
+
+@dataclass
+class PageReport:
+    page: str
+    title: str
+    mathjax: bool
+    mathjax_src: list[str]
+    broken_images: list[str]
+    captions: list[str]
+    error_outputs: list[str]
+    raw_tex: list[str]
+    console_errors: list[str]
+    height: float
+    figure_share: float
+    code_share: float
+    screenshot: str | None = None
+    text: str = field(default="", repr=False)
+
+
+# Delimiters MathJax consumes: any left in the rendered text is maths that did not typeset.
+RAW_TEX_MARKERS = ("\\(", "\\)", "\\[", "\\]", "$$", "\\frac", "\\mathrm", "\\sqrt")
+
+
+def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | None = None) -> PageReport:
+    driver.get(url + page)  # type: ignore[attr-defined]
+    driver.set_script_timeout(60)  # type: ignore[attr-defined]
+    info = driver.execute_async_script(_INSPECT)  # type: ignore[attr-defined]
+    logs = driver.get_log("browser")  # type: ignore[attr-defined]
+    console = [e["message"] for e in logs if e.get("level") == "SEVERE"]
+    console = [m for m in console if not any(a in m for a in CONSOLE_ALLOW)]
+    text = info["text"]
+    raw = sorted({m for m in RAW_TEX_MARKERS if m in text})
+    shot = None
+    if screenshot_dir is not None:
+        shot = str(full_page_screenshot(driver, screenshot_dir / (page.replace("/", "__").removesuffix(".html") + ".png")))
+    height = max(info["height"], 1.0)
+    return PageReport(
+        page=page, title=info["title"], mathjax=info["mathjax"], mathjax_src=info["mathjax_src"],
+        broken_images=[im["src"] for im in info["images"] if not im["ok"]], captions=info["captions"],
+        error_outputs=info["errors"], raw_tex=raw, console_errors=console, height=height,
+        figure_share=info["figure_height"] / height, code_share=info["code_height"] / height, screenshot=shot,
+        text=text,
+    )
+
+
+def full_page_screenshot(driver: "object", path: Path) -> Path:
+    """The whole page (not just the window) as a PNG, through the DevTools protocol."""
+    import base64
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    metrics = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})  # type: ignore[attr-defined]
+    size = metrics.get("cssContentSize") or metrics["contentSize"]
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {  # type: ignore[attr-defined]
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 16000), "scale": 1},
+    })
+    path.write_bytes(base64.b64decode(shot["data"]))
+    return path
+
+
+def inspect_book(html: Path, screenshot_dir: Path | None = None) -> list[PageReport]:
+    """Load every page of the built book in headless Chromium and report what a reader would see."""
+    if not (html / "index.html").exists():
+        raise FileNotFoundError(f"{html} holds no built book (run make book first)")
+    reports = []
+    with serve(html) as url, chromium() as driver:
+        for page in book_pages(html):
+            reports.append(inspect_page(driver, url, str(page), screenshot_dir))
+            time.sleep(0.05)
+    return reports
+
+
+def layout_table(reports: list[PageReport]) -> str:
+    rows = [f"{'page':45s} {'height px':>9s} {'figures':>8s} {'code':>6s}"]
+    for r in reports:
+        rows.append(f"{r.page:45s} {r.height:9.0f} {r.figure_share:8.1%} {r.code_share:6.1%}")
+    total = sum(r.height for r in reports)
+    fig = sum(r.figure_share * r.height for r in reports) / total
+    code = sum(r.code_share * r.height for r in reports) / total
+    rows.append(f"{'all pages (height-weighted)':45s} {total:9.0f} {fig:8.1%} {code:6.1%}")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    html = Path(sys.argv[1] if len(sys.argv) > 1 else "_build/html")
+    shots = Path(sys.argv[2]) if len(sys.argv) > 2 else None
+    reports = inspect_book(html, shots)
+    print(layout_table(reports))
+    out = html.parent / "layout.json"
+    out.write_text(json.dumps([{k: v for k, v in asdict(r).items() if k != "text"} for r in reports], indent=1))
