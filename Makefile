@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SMOKE_DIR := _build/smoke
 
-.PHONY: book test unit integration notebooks clean bench
+.PHONY: book test unit integration notebooks browser browser-deps clean bench
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,10 +21,10 @@ book: $(STAMP)
 
 # Test tiers (markers set in tests/conftest.py): unit (under a minute), integration, notebooks.
 unit: $(STAMP)
-	$(PY) -m pytest -m unit tests
+	$(PY) -m pytest -m unit tests --ignore=tests/test_book_in_browser.py
 
 integration: $(STAMP)
-	$(PY) -m pytest -m integration tests
+	$(PY) -m pytest -m integration tests --ignore=tests/test_book_in_browser.py
 
 # Every chapter, with papermill's parameter injection set to scale="smoke", under nbval.
 notebooks: $(STAMP)
@@ -33,7 +33,18 @@ notebooks: $(STAMP)
 	# One scratch cache for all smoke chapters, so that runs two chapters share are computed once (never data/).
 	EMERGENCE_SMOKE_CACHE=$(SMOKE_DIR)/cache $(PY) -m pytest -m notebooks --nbval-lax --nbval-current-env $(SMOKE_DIR)
 
-test: unit integration notebooks book
+# The built book in a real browser: Debian's chromium and chromium-driver, installed here when missing.
+browser-deps:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+		echo "chromium or chromedriver missing: installing Debian's chromium and chromium-driver for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else echo "the browser tests need chromium and chromedriver: apt-get install chromium chromium-driver (as root)"; exit 1; fi
+
+browser: $(STAMP) browser-deps
+	$(PY) -m pytest -m browser tests/test_book_in_browser.py -p no:cacheprovider -s
+
+test: unit integration notebooks book browser
 
 clean:
 	rm -rf _build

@@ -1,9 +1,10 @@
-"""Shared fixtures, and the test tiers (markers ``unit``, ``integration``, ``notebooks``).
+"""Shared fixtures, and the test tiers (markers ``unit``, ``integration``, ``notebooks``, ``browser``).
 
     make unit          # pytest -m unit: the library's functions, under a minute
     make integration   # pytest -m integration: real entry points, subprocesses, recomputed stored runs
     make notebooks     # every chapter at scale="smoke" under nbval
-    make test          # all three, then the book build (the CI command)
+    make browser       # the built book in headless Chromium (after make book)
+    make test          # all of them, with the book build before the browser tier (the CI command)
 
 A module's tier is set here, in one place (this file sits at the root so that it also marks the
 prepared chapters under _build/smoke); a test inside a unit module that needs more can say
@@ -17,7 +18,7 @@ INTEGRATION_MODULES = {"test_cache_reproduces", "test_entry_points", "test_execu
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if item.get_closest_marker("integration") or item.get_closest_marker("notebooks"):
+        if any(item.get_closest_marker(m) for m in ("integration", "notebooks", "browser")):
             continue
         path = getattr(item, "path", None)
         if path is not None and path.suffix == ".ipynb":

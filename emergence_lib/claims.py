@@ -97,41 +97,41 @@ def _c(key, figure, chapter, claim, paper, paper_value, measure, tolerance, expe
 A = Tolerance  # short for the table below
 CLAIMS: tuple[Claim, ...] = (
     # ---- Figure 1: the toy model
-    _c("figure1.d_exponent", "1c", "01_toy_model", "Toy model: the plateau grows as d^0.49 (√d)", "0.49", 0.49,
+    _c("figure1.d_exponent", "1c", "01_toy_model", "Toy model: the plateau grows as $d^{0.49}$ ($\\sqrt d$)", "0.49", 0.49,
        "exponent of d in a power law fitted to every (T, d) reduced-flow run", A(absolute=0.03)),
-    _c("figure1.T_exponent", "1c", "01_toy_model", "Toy model: the plateau grows as T^0.99 (T)", "0.99", 0.99,
+    _c("figure1.T_exponent", "1c", "01_toy_model", "Toy model: the plateau grows as $T^{0.99}$", "0.99", 0.99,
        "exponent of T in the same fit", A(absolute=0.03)),
-    _c("figure1.mechanism", "1b", "01_toy_model", "The weights w move before the attention α",
-       "w first", None, "time for w to cover 10% of its way to √d, over the same for α", A(high=0.8)),
+    _c("figure1.mechanism", "1b", "01_toy_model", "The weights $w$ move before the attention $\\alpha$",
+       "$w$ first", None, "time for w to cover 10% of its way to √d, over the same for α", A(high=0.8)),
     # ---- Figure 2: repetition in the toy model
     _c("figure2.in_context_exponent", "2 left", "02_repetition_toy",
-       "In-context repetition: the plateau grows as (T/B)^0.99", "0.99", 0.99,
-       "exponent of T/B in a fit of C·d^α·(T/B)^β to the reduced flows", A(absolute=0.03)),
+       "In-context repetition: the plateau grows as $(T/B)^{0.99}$", "0.99", 0.99,
+       "exponent of $T/B$ in a fit of $C\\,d^{\\alpha}(T/B)^{\\beta}$ to the reduced flows", A(absolute=0.03)),
     _c("figure2.in_context_constant", "2 left", "02_repetition_toy", "In-context repetition: constant 1.51",
        "1.51", 1.51, "C of the same fit", A(relative=0.2)),
     _c("figure2.cross_sample_exponent", "2 right", "02_repetition_toy",
-       "Cross-sample repetition: the plateau grows as (√d·T/f(p,d))^1.02", "1.02", 1.02,
-       "exponent of a fit C·x^γ, x = √d·T/f(p, d), on test loss without repetition", A(absolute=0.03)),
+       "Cross-sample repetition: the plateau grows as $(\\sqrt d\\,T/f(p,d))^{1.02}$", "1.02", 1.02,
+       "exponent of a fit $C\\,x^{\\gamma}$, $x=\\sqrt d\\,T/f(p,d)$, on test loss without repetition", A(absolute=0.03)),
     _c("figure2.cross_sample_constant", "2 right", "02_repetition_toy", "Cross-sample repetition: constant 2.15",
        "2.15", 2.15, "C of the same fit", A(relative=0.2), expected="differs",
        note="half the paper's; the paper's two Figure 2 laws disagree by the same factor 2 at p = 0"),
     # ---- Figure 3: Transformers on single-location regression
-    _c("figure3.d_exponent", "3", "03_transformer", "Transformer: the plateau grows as d^1.29", "1.29", 1.29,
+    _c("figure3.d_exponent", "3", "03_transformer", "Transformer: the plateau grows as $d^{1.29}$", "1.29", 1.29,
        "exponent of d in a joint power law over the left and middle panels (seed means)", A(absolute=0.15),
        expected="differs", note="smaller at our laptop scale; the exponents rise with the grid"),
-    _c("figure3.T_exponent", "3", "03_transformer", "Transformer: the plateau grows as T^0.80", "0.80", 0.80,
+    _c("figure3.T_exponent", "3", "03_transformer", "Transformer: the plateau grows as $T^{0.80}$", "0.80", 0.80,
        "exponent of T in the same fit", A(absolute=0.15), expected="differs",
        note="larger than the paper's: T weighs more than d at our width"),
-    _c("figure3.B_exponent", "3", "03_transformer", "Transformer: in-context repetition shortens it as B^−0.80",
+    _c("figure3.B_exponent", "3", "03_transformer", "Transformer: in-context repetition shortens it as $B^{-0.80}$",
        "−0.80", -0.80, "exponent of B in the same fit", A(absolute=0.15)),
     _c("figure3.cross_sample_speedup", "3 right", "03_transformer",
-       "Cross-sample repetition shortens the plateau, more at larger d", "helps, more at larger d", None,
+       "Cross-sample repetition shortens the plateau, more at larger $d$", "helps, more at larger $d$", None,
        "speed-up of the largest p over p = 0 at the largest d, over the same at the smallest d", A(low=1.0)),
     # ---- Figure 4: associative recall
-    _c("figure4.pairs_exponent", "4", "04_associative_recall", "Recall: emergence grows as N_pairs^2.25", "2.25", 2.25,
+    _c("figure4.pairs_exponent", "4", "04_associative_recall", "Recall: emergence grows as $N_\\text{pairs}^{2.25}$", "2.25", 2.25,
        "exponent of N_pairs in a power law fitted to the steps to 50% test accuracy (best lr per point)",
        A(absolute=0.3)),
-    _c("figure4.tokens_exponent", "4", "04_associative_recall", "Recall: emergence grows as N_tokens^0.79", "0.79", 0.79,
+    _c("figure4.tokens_exponent", "4", "04_associative_recall", "Recall: emergence grows as $N_\\text{tokens}^{0.79}$", "0.79", 0.79,
        "exponent of N_tokens in the same fit", A(absolute=0.3)),
     _c("figure4.layernorm", "4", "04_associative_recall", "LayerNorm makes the task harder (text)",
        "harder with LN", None, "smallest ratio over the grid of steps with pre-LN to steps without LN", A(low=1.0)),
@@ -148,16 +148,16 @@ CLAIMS: tuple[Claim, ...] = (
        "steps to 50% test accuracy over steps to 50% on the training distribution, at the largest B",
        A(low=5.0), fmt=".0f"),
     # ---- Appendix, toy model
-    _c("figure6.overshoot", "6", "A1_toy_theory", "Along the way w overshoots its optimum √d", "overshoots", None,
-       "largest w over √d along the flow", A(low=1.0), fmt=".3f"),
+    _c("figure6.overshoot", "6", "A1_toy_theory", "Along the way $w$ overshoots its optimum $\\sqrt d$", "overshoots", None,
+       "largest $w/\\sqrt d$ along the flow", A(low=1.0), fmt=".3f"),
     _c("figure7.linearisation", "7", "A1_toy_theory", "The early dynamics follow the linearisation",
        "holds early", None, "largest (time the loss leaves the linearised curve by 10%) / plateau, over T", A(high=1.0)),
-    _c("figure8.tracking", "8", "A1_toy_theory", "Late in training w tracks its equilibrium w^∞(α)",
-       "tracks", None, "largest |w / w^∞(α) − 1| late in the run", A(high=1e-3), fmt=".1e"),
+    _c("figure8.tracking", "8", "A1_toy_theory", "Late in training $w$ tracks its equilibrium $w^\\infty(\\alpha)$",
+       "tracks", None, "largest $|w/w^\\infty(\\alpha)-1|$ late in the run", A(high=1e-3), fmt=".1e"),
     _c("figure9.flow_vs_sgd", "9", "A2_toy_checks", "The reduced flow matches SGD", "matches", None,
        "|flow plateau / mean SGD plateau − 1| with the theory's initialisation", A(high=0.02), fmt=".3f"),
-    _c("figure10.repeated_first", "10", "A2_toy_checks", "The repeated direction w̃ is learned before w",
-       "w̃ first", None, "largest (time w̃ covers 10%) / (time w covers 10%), over p", A(high=1.0)),
+    _c("figure10.repeated_first", "10", "A2_toy_checks", "The repeated direction $\\tilde w$ is learned before $w$",
+       "$\\tilde w$ first", None, "largest (time w̃ covers 10%) / (time w covers 10%), over p", A(high=1.0)),
     # ---- Appendix, Transformers
     _c("figure11.sharpness", "11", "A3_transformer_dynamics", "Every seed shows a sharp transition",
        "sharp", None, "median (drop duration) / plateau over seeds and configurations", A(high=0.3)),
@@ -165,18 +165,18 @@ CLAIMS: tuple[Claim, ...] = (
        "Under cross-sample repetition the training distribution is learned first (or together)",
        "training first", None, "largest (steps on the training distribution) / (steps without repetition)",
        A(high=1.05)),
-    _c("figure13.heads_exponent", "13", "A4_transformer_ablations", "More heads lengthen the plateau: H^0.16",
-       "0.16", 0.16, "exponent of H in a joint fit over d, T, layers, heads", A(absolute=0.05)),
-    _c("figure13.layers_exponent", "13", "A4_transformer_ablations", "Layers matter little: L^0.06", "0.06", 0.06,
-       "exponent of L in the same fit", A(absolute=0.05), expected="differs",
+    _c("figure13.heads_exponent", "13", "A4_transformer_ablations", "More heads lengthen the plateau: $H^{0.16}$",
+       "0.16", 0.16, "exponent of $H$ in a joint fit over $d$, $T$, $L$, $H$", A(absolute=0.05)),
+    _c("figure13.layers_exponent", "13", "A4_transformer_ablations", "Layers matter little: $L^{0.06}$", "0.06", 0.06,
+       "exponent of $L$ in the same fit", A(absolute=0.05), expected="differs",
        note="layers cost more here than in the paper"),
     _c("figure14.position_cost", "14", "A4_transformer_ablations",
-       "A random relevant position raises the T exponent (0.58 vs 0.29)", "+0.29", 0.29,
+       "A random relevant position raises the $T$ exponent (0.58 vs 0.29)", "+0.29", 0.29,
        "T exponent with a random position minus with a fixed one (feature present)", A(absolute=0.15)),
     _c("figure15.adam_speedup", "15", "A4_transformer_ablations", "Adam reaches emergence much faster than SGD",
        "much faster", None, "largest Adam/SGD speed-up over the grid (a lower bound where SGD misses its budget)",
        A(low=10.0), fmt=".0f"),
-    _c("figure15.sgd_T_exponent", "15", "A4_transformer_ablations", "SGD's plateau grows as T^1.07", "1.07", 1.07,
+    _c("figure15.sgd_T_exponent", "15", "A4_transformer_ablations", "SGD\'s plateau grows as $T^{1.07}$", "1.07", 1.07,
        "exponent of T in a power law fitted to SGD's plateaus", A(absolute=0.15)),
     _c("figure16.training_speedup", "16", "A5_recall_mechanism",
        "On the training distribution repetition only speeds learning up", "only speeds up", None,
@@ -189,8 +189,8 @@ CLAIMS: tuple[Claim, ...] = (
        "The selecting pattern forms in layer 4 of 4 (at 12 pairs)", "layer 4", 4.0,
        "modal layer of the query→value pattern at 12 pairs (pre-LN, placement sweep)", A(absolute=0.0), fmt=".0f"),
     # ---- Not computed here
-    Claim("table1.paper_scale", "3", None, "Figure 3 on the paper's own grid (Table 1: width 256, T up to 256)",
-          "0.76·d^1.29·T^0.80·B^−0.80", None, "the chapter's paper scale; needs a GPU", None, "not run"),
+    Claim("table1.paper_scale", "3", None, "Figure 3 on the paper\'s own grid (Table 1: width 256, $T$ up to 256)",
+          "$0.76\\,d^{1.29}T^{0.80}B^{-0.80}$", None, "the chapter's paper scale; needs a GPU", None, "not run"),
 )
 
 REGISTRY: dict[str, Claim] = {c.key: c for c in CLAIMS}
@@ -259,6 +259,17 @@ def chapter_table(results: list[ClaimResult]) -> "object":
     return pd.DataFrame([r.row() for r in results])
 
 
+def show_checked(results: list[ClaimResult], title: str) -> None:
+    """Display the claims a chapter checked as a titled table (MyST markdown, so their maths renders)."""
+    from IPython.display import Markdown, display
+
+    rows = [f"**{title}**", "", "| Fig. | Claim | Paper | Ours | Reproduced if | Status |", "|---|---|---|---|---|---|"]
+    for r in results:
+        row = r.row()
+        rows.append("| " + " | ".join(_md(row[k]) for k in ("figure", "claim", "paper", "ours", "reproduced if", "status")) + " |")
+    display(Markdown("\n".join(rows)))
+
+
 # The figure configs whose runs each chapter reads: a chapter can be judged at paper scale once all are cached.
 CHAPTER_FIGURES: dict[str, tuple[str, ...]] = {
     "01_toy_model": ("figure1",),
@@ -315,9 +326,9 @@ def paper_scale_column(workdir: str) -> dict[str, str]:
     ``workdir``; it reads the cache and computes nothing), and its recorded claims are read back from the
     executed notebook. Other chapters say how much of their paper grid is cached."""
     import json
+    import subprocess
+    import sys
     from pathlib import Path
-
-    from .notebooks import execute
 
     chapters_dir = Path(__file__).resolve().parent.parent / "chapters"
     cells: dict[str, str] = {}
@@ -329,11 +340,12 @@ def paper_scale_column(workdir: str) -> dict[str, str]:
             cells.update({k: text for k in keys})
             continue
         out = Path(workdir) / f"{chapter}.paper.ipynb"
-        try:
-            execute(chapters_dir / f"{chapter}.ipynb", out, quiet=True, scale="paper")
-        except Exception as exc:  # noqa: BLE001 - a failed claim at paper scale is a result to show, not hide
-            failed = str(exc).strip().splitlines()[-1][:120]
-            cells.update({k: f"fails at paper scale: {failed}" for k in keys})
+        # In a child process, so that its kernel's log lines do not land in the page that shows the table.
+        done = subprocess.run([sys.executable, "-m", "emergence_lib", "execute", str(chapters_dir / f"{chapter}.ipynb"),
+                               str(out), "-p", "scale", "paper"], capture_output=True, text=True)
+        if done.returncode != 0:  # a failed claim at paper scale is a result to show, not to hide
+            lines = [ln for ln in done.stderr.splitlines() if "Error" in ln] or done.stderr.splitlines() or ["failed"]
+            cells.update({k: f"fails at paper scale: {lines[-1][:120]}" for k in keys})
             continue
         recorded = recorded_claims(json.loads(out.read_text()))
         for k in keys:
@@ -360,8 +372,8 @@ def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb") -> str:
     cpu scale): `record` is the only writer of those values. The paper-scale cells paste what
     `glue_paper_scale_column` glued on the page ``paper_doc``. ``from_doc`` is the path from the page that shows
     the table to the book's root ("" for the root page, "../" for a page under chapters/)."""
-    rows = ["| Fig. | Claim | Paper | Reproduced if | Ours (cpu) | Status | Ours (paper scale) | Where |",
-            "|---|---|---|---|---|---|---|---|"]
+    rows = [":::{container} full-width landing", "| Fig. | Claim | Paper (reproduced if) | Ours, cpu | Status | Ours, paper scale | Chapter |",
+            "|---|---|---|---|---|---|---|"]
     for c in sorted(CLAIMS, key=lambda c: (c.figure_number, CLAIMS.index(c))):
         paper_scale = f"{{glue:text}}`{paper_doc}::{c.glue_key('paper')}:s`"
         if c.chapter is None:
@@ -371,10 +383,48 @@ def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb") -> str:
             ours = f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s`"
             status = f"{{glue:text}}`{doc}::{c.glue_key('status')}:s`"
             where = f"{{doc}}`{CHAPTER_LABELS[c.chapter]} <{from_doc}chapters/{c.chapter}>`"
-        tol = c.tolerance.describe().replace(" of the paper's", "") if c.tolerance else "—"
-        rows.append(f"| {c.figure} | {_md(c.claim)} | {_md(c.paper)} | {tol} | {ours} | {status} | {paper_scale} | {where} |")
-    return "\n".join(rows)
+        tol = f" ({c.tolerance.describe().replace(' of the paper' + chr(39) + 's', '')})" if c.tolerance else ""
+        rows.append(f"| {c.figure} | {_md(c.claim)} | {_md(c.paper)}{tol} | {ours} | {status} | {paper_scale} | {where} |")
+    return "\n".join(rows + [":::"])
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("*", "\\*")
+    """Table-cell text: pipes escaped (claims may hold MyST maths, $…$, which renders)."""
+    return text.replace("|", "\\|")
+
+
+def differences_table(from_doc: str = "") -> str:
+    """The claims expected to differ at cpu scale, with why (MyST markdown)."""
+    rows = ["| Fig. | Claim | Paper | Ours (cpu) | Why | Where |", "|---|---|---|---|---|---|"]
+    for c in sorted(CLAIMS, key=lambda c: (c.figure_number, CLAIMS.index(c))):
+        if c.expected != "differs" or c.chapter is None:
+            continue
+        ours = f"{{glue:text}}`/chapters/{c.chapter}.ipynb::{c.glue_key('ours')}:s`"
+        where = f"{{doc}}`{CHAPTER_LABELS[c.chapter]} <{from_doc}chapters/{c.chapter}>`"
+        rows.append(f"| {c.figure} | {_md(c.claim)} | {_md(c.paper)} | {ours} | {_md(c.note)} | {where} |")
+    return "\n".join(rows)
+
+
+def recorded_in_source(chapter_source: str) -> set[str]:
+    """The claim keys a chapter's code hands to `record` (read from its source: literal keys and f-string patterns)."""
+    keys = set(re.findall(r"claims\.record\(\s*\"([^\"]+)\"", chapter_source))
+    for pattern in re.findall(r"claims\.record\(\s*f\"([^\"]+)\"", chapter_source):
+        rx = re.compile("^" + re.sub(r"\\\{[^}]*\\\}", "[^.]+", re.escape(pattern)) + "$")
+        keys |= {k for k in REGISTRY if rx.match(k)}
+    return keys
+
+
+def registry_coverage(chapters_dir: str | None = None) -> list[tuple[str, list[str], list[str]]]:
+    """Per chapter: (chapter, claims registered for it but not recorded, claims recorded but registered elsewhere)."""
+    import json
+    from pathlib import Path
+
+    folder = Path(chapters_dir) if chapters_dir else Path(__file__).resolve().parent.parent / "chapters"
+    out = []
+    for chapter in CHAPTER_FIGURES:
+        nb = json.loads((folder / f"{chapter}.ipynb").read_text())
+        source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+        recorded = recorded_in_source(source)
+        registered = {c.key for c in claims_of(chapter)}
+        out.append((chapter, sorted(registered - recorded), sorted(recorded - registered)))
+    return out

@@ -77,9 +77,14 @@ def fit_label(fit: PowerLawFit, digits: int = 2) -> str:
 
 
 def label_panels(axes: Sequence[Axes] | np.ndarray, letters: str = "abcdefgh") -> None:
-    """Bold (a), (b), … at the top left of each panel, as in the paper."""
+    """(a), (b), … at the start of each panel's title (a bold letter above the panel where it has none), as in the paper."""
     for ax, letter in zip(np.ravel(axes), letters):
-        ax.text(-0.02, 1.04, f"({letter})", transform=ax.transAxes, fontweight="bold", ha="right", va="bottom")
+        title = ax.get_title()
+        if title:
+            ax.set_title("")
+            ax.set_title(f"({letter}) {title}", loc="left")
+        else:
+            ax.set_title(f"({letter})", loc="left", fontweight="bold")
 
 
 def hue_colors(values: Sequence, palette: str = PALETTE) -> dict:

@@ -35,6 +35,11 @@ SKIP_PAGES = {"genindex.html", "search.html"}
 CONSOLE_ALLOW = {
     # Chromium asks every site for /favicon.ico; the book has none and needs none.
     "favicon.ico": "the browser's own favicon request",
+    # Jupyter Book 1.x and sphinx-book-theme each add sphinx-thebe's config script, so its `const THEBE_JS_URL` is
+    # declared twice; the second declaration fails and changes nothing (the book does not use thebe's live code).
+    "Identifier 'THEBE_JS_URL' has already been declared": "sphinx-thebe's config script included twice by JB 1.x",
+    # The pydata theme logs this when no light/dark mode is stored yet (a first visit), then uses "auto".
+    "Got invalid theme mode": "the theme's first-visit mode message",
 }
 
 
@@ -119,7 +124,9 @@ ready.then(() => {
     text: text,
     height: article.getBoundingClientRect().height,
     figure_height: sum('img'),
-    code_height: sum('div.cell_input, details.hide.above-input, div.highlight-myst-ansi'),
+    // Code: a collapsed input's toggle bar (or the expanded input inside it), or an input shown outright.
+    code_height: sum('details.above-input') + Array.from(article.querySelectorAll('div.cell_input'))
+      .filter((el) => !el.closest('details')).reduce((s, el) => s + visible(el), 0),
   });
 });
 """

@@ -1,0 +1,99 @@
+"""The built book, loaded page by page in headless Chromium, as a reader sees it (``make browser``).
+
+Runs after the book build, on ``_build/html``. A missing browser is a failure that says how to install it, never a
+skip. Every page gets a full-page screenshot under ``_build/screenshots/`` and its layout (the share of its height
+that is figures, and that is code) is written to ``_build/screenshots/layout.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from book_browser import BrowserMissing, book_pages, find_browser, inspect_book, layout_table
+
+ROOT = Path(__file__).resolve().parent.parent
+HTML = ROOT / "_build" / "html"
+SHOTS = ROOT / "_build" / "screenshots"
+
+pytestmark = pytest.mark.browser
+
+# The paper's figures each chapter reproduces: each must be named in one of its captions.
+CHAPTER_FIGURES = {
+    "chapters/01_toy_model.html": [1],
+    "chapters/02_repetition_toy.html": [2],
+    "chapters/03_transformer.html": [3],
+    "chapters/04_associative_recall.html": [4, 5],
+    "chapters/A1_toy_theory.html": [6, 7, 8],
+    "chapters/A2_toy_checks.html": [9, 10],
+    "chapters/A3_transformer_dynamics.html": [11, 12],
+    "chapters/A4_transformer_ablations.html": [13, 14, 15],
+    "chapters/A5_recall_mechanism.html": [16, 17],
+}
+
+
+@pytest.fixture(scope="module")
+def reports():
+    try:
+        find_browser()
+    except BrowserMissing as exc:
+        pytest.fail(str(exc), pytrace=False)
+    if not (HTML / "index.html").exists():
+        pytest.fail(f"no built book in {HTML}: run `make book` first", pytrace=False)
+    found = inspect_book(HTML, SHOTS)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / "layout.json").write_text(json.dumps([{k: v for k, v in asdict(r).items() if k != "text"} for r in found], indent=1))
+    print("\n" + layout_table(found))
+    return {r.page: r for r in found}
+
+
+def test_every_page_of_the_book_was_loaded(reports):
+    assert set(reports) == {str(p) for p in book_pages(HTML)}
+    assert set(CHAPTER_FIGURES) <= set(reports), "a chapter page is missing from the build"
+
+
+def test_every_image_loaded(reports):
+    broken = {page: r.broken_images for page, r in reports.items() if r.broken_images}
+    assert not broken, broken
+
+
+def test_maths_typeset_offline(reports):
+    for page, r in reports.items():
+        assert r.mathjax, f"{page}: MathJax did not start"
+        assert all(src.startswith("http://127.0.0.1") for src in r.mathjax_src), f"{page}: MathJax from {r.mathjax_src}"
+        assert not r.raw_tex, f"{page}: raw TeX left after MathJax ran: {r.raw_tex}"
+
+
+def test_no_error_or_traceback_in_any_output(reports):
+    for page, r in reports.items():
+        assert not r.error_outputs, f"{page}: {r.error_outputs[:2]}"
+        assert "Traceback (most recent call last)" not in r.text, page
+
+
+def test_no_console_error_outside_the_allow_list(reports):
+    errors = {page: r.console_errors for page, r in reports.items() if r.console_errors}
+    assert not errors, errors
+
+
+def test_each_chapter_names_its_paper_figures_in_captions(reports):
+    for page, numbers in CHAPTER_FIGURES.items():
+        captions = " ".join(reports[page].captions)
+        for n in numbers:
+            assert re.search(rf"paper's Figure {n}(?!\d)", captions.replace("’", "'")), f"{page}: no caption names the paper's Figure {n}"
+
+
+def test_the_landing_table_is_filled_from_the_chapters(reports):
+    text = reports["intro.html"].text
+    for mark in ("✓ reproduced", "△ differs", "○ not run"):
+        assert mark in text, f"the landing table shows no '{mark}'"
+    # every chapter's claims were pasted (a missing glue key would leave an empty cell and fail the build anyway)
+    assert text.count("✓ reproduced") >= 20
+
+
+def test_a_screenshot_of_every_page(reports):
+    for page, r in reports.items():
+        assert r.screenshot and Path(r.screenshot).stat().st_size > 10_000, page
