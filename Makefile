@@ -42,7 +42,7 @@ browser-deps:
 	else echo "the browser tests need chromium and chromedriver: apt-get install chromium chromium-driver (as root)"; exit 1; fi
 
 browser: $(STAMP) browser-deps
-	$(PY) -m pytest -m browser tests/test_book_in_browser.py -p no:cacheprovider -s
+	$(PY) -m pytest -m browser tests/test_book_in_browser.py -s
 
 test: unit integration notebooks book browser
 

@@ -372,7 +372,7 @@ def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb") -> str:
     cpu scale): `record` is the only writer of those values. The paper-scale cells paste what
     `glue_paper_scale_column` glued on the page ``paper_doc``. ``from_doc`` is the path from the page that shows
     the table to the book's root ("" for the root page, "../" for a page under chapters/)."""
-    rows = [":::{container} full-width landing", "| Fig. | Claim | Paper (reproduced if) | Ours, cpu | Status | Ours, paper scale | Chapter |",
+    rows = ["| Fig. | Claim | Paper (reproduced if) | Ours, cpu | Status | Ours, paper scale | Chapter |",
             "|---|---|---|---|---|---|---|"]
     for c in sorted(CLAIMS, key=lambda c: (c.figure_number, CLAIMS.index(c))):
         paper_scale = f"{{glue:text}}`{paper_doc}::{c.glue_key('paper')}:s`"
@@ -385,7 +385,7 @@ def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb") -> str:
             where = f"{{doc}}`{CHAPTER_LABELS[c.chapter]} <{from_doc}chapters/{c.chapter}>`"
         tol = f" ({c.tolerance.describe().replace(' of the paper' + chr(39) + 's', '')})" if c.tolerance else ""
         rows.append(f"| {c.figure} | {_md(c.claim)} | {_md(c.paper)}{tol} | {ours} | {status} | {paper_scale} | {where} |")
-    return "\n".join(rows + [":::"])
+    return "\n".join(rows)
 
 
 def _md(text: str) -> str:

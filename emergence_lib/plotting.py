@@ -62,7 +62,7 @@ def math_name(name: str) -> str:
 
 
 def law_label(constant: float, exponents: dict[str, float], digits: int = 2) -> str:
-    """A power law in maths notation: $1.52\,d^{0.49}\,T^{0.99}$."""
+    r"""A power law in maths notation: $1.52\,d^{0.49}\,T^{0.99}$."""
     terms = [f"{constant:.{digits}f}"]
     for name, e in exponents.items():
         base = math_name(name)

@@ -3,7 +3,8 @@
 Used by ``tests/test_book_in_browser.py`` (the ``browser`` tier of ``make test``) and runnable on its own to
 measure a build's layout::
 
-    .venv/bin/python tests/book_browser.py _build/html     # prints figure / code share of page height per page
+    .venv/bin/python tests/book_browser.py _build/html [SHOTS_DIR] [--expand-code]
+    # prints the figure / code share of each page's height (--expand-code: with every code input opened)
 
 The browser and its driver are Debian's ``chromium`` and ``chromium-driver`` packages (``make browser-deps``
 installs them). Everything is served from ``127.0.0.1``: a page that asks for anything outside the book (a CDN)
@@ -105,6 +106,7 @@ def book_pages(html: Path) -> list[Path]:
 # One script collects everything a check needs from a loaded page, after MathJax has typeset it.
 _INSPECT = r"""
 const done = arguments[arguments.length - 1];
+if (arguments[0]) { document.querySelectorAll('details.above-input').forEach((d) => { d.open = true; }); }
 const ready = (window.MathJax && MathJax.startup && MathJax.startup.promise) ? MathJax.startup.promise : Promise.resolve();
 ready.then(() => {
   const article = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
@@ -154,10 +156,13 @@ class PageReport:
 RAW_TEX_MARKERS = ("\\(", "\\)", "\\[", "\\]", "$$", "\\frac", "\\mathrm", "\\sqrt")
 
 
-def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | None = None) -> PageReport:
+def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | None = None,
+                 expand_code: bool = False) -> PageReport:
+    """Load ``page`` and report on it; ``expand_code`` opens every collapsed code input first (the layout a
+    reader gets who clicks them all, or a book whose inputs are not collapsed)."""
     driver.get(url + page)  # type: ignore[attr-defined]
     driver.set_script_timeout(60)  # type: ignore[attr-defined]
-    info = driver.execute_async_script(_INSPECT)  # type: ignore[attr-defined]
+    info = driver.execute_async_script(_INSPECT, expand_code)  # type: ignore[attr-defined]
     logs = driver.get_log("browser")  # type: ignore[attr-defined]
     console = [e["message"] for e in logs if e.get("level") == "SEVERE"]
     console = [m for m in console if not any(a in m for a in CONSOLE_ALLOW)]
@@ -191,14 +196,14 @@ def full_page_screenshot(driver: "object", path: Path) -> Path:
     return path
 
 
-def inspect_book(html: Path, screenshot_dir: Path | None = None) -> list[PageReport]:
+def inspect_book(html: Path, screenshot_dir: Path | None = None, expand_code: bool = False) -> list[PageReport]:
     """Load every page of the built book in headless Chromium and report what a reader would see."""
     if not (html / "index.html").exists():
         raise FileNotFoundError(f"{html} holds no built book (run make book first)")
     reports = []
     with serve(html) as url, chromium() as driver:
         for page in book_pages(html):
-            reports.append(inspect_page(driver, url, str(page), screenshot_dir))
+            reports.append(inspect_page(driver, url, str(page), screenshot_dir, expand_code))
             time.sleep(0.05)
     return reports
 
@@ -215,9 +220,10 @@ def layout_table(reports: list[PageReport]) -> str:
 
 
 if __name__ == "__main__":
-    html = Path(sys.argv[1] if len(sys.argv) > 1 else "_build/html")
-    shots = Path(sys.argv[2]) if len(sys.argv) > 2 else None
-    reports = inspect_book(html, shots)
+    args = [a for a in sys.argv[1:] if a != "--expand-code"]
+    html = Path(args[0] if args else "_build/html")
+    shots = Path(args[1]) if len(args) > 1 else None
+    reports = inspect_book(html, shots, expand_code="--expand-code" in sys.argv)
     print(layout_table(reports))
     out = html.parent / "layout.json"
     out.write_text(json.dumps([{k: v for k, v in asdict(r).items() if k != "text"} for r in reports], indent=1))

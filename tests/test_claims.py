@@ -1,0 +1,118 @@
+"""The claims registry and the reader-facing helpers (tables, glue, landing table)."""
+
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from emergence_lib import claims, plotting
+from emergence_lib.claims import CLAIMS, ClaimMismatch, Tolerance, record
+from emergence_lib.configs import ConfigError
+from emergence_lib.report import format_value, table_html
+
+CHAPTERS = Path(__file__).resolve().parent.parent / "chapters"
+
+
+def test_tolerances_judge_as_they_say():
+    assert Tolerance(absolute=0.03).passes(0.51, 0.49) and not Tolerance(absolute=0.03).passes(0.53, 0.49)
+    assert Tolerance(relative=0.2).passes(1.2, 1.0) and not Tolerance(relative=0.2).passes(1.21, 1.0)
+    assert Tolerance(low=1.0).passes(1.0, None) and not Tolerance(low=1.0).passes(0.99, None)
+    assert Tolerance(high=0.8).passes(0.8, None) and not Tolerance(high=0.8).passes(0.81, None)
+    assert not Tolerance(low=0.0).passes(math.nan, None), "a run that never emerged reproduces nothing"
+    with pytest.raises(ConfigError):
+        Tolerance(absolute=0.1, low=0.0)
+    with pytest.raises(ConfigError):
+        Tolerance()
+
+
+def test_record_fails_at_cpu_scale_when_the_status_leaves_the_registrys():
+    c = claims.claim("figure1.d_exponent")  # expected reproduced, ±0.03 of 0.49
+    assert record(c.key, 0.50, "cpu").status == "reproduced"
+    with pytest.raises(ClaimMismatch, match="figure1.d_exponent"):
+        record(c.key, 0.60, "cpu")
+    # a claim expected to differ fails the build if it silently starts to reproduce at cpu scale
+    with pytest.raises(ClaimMismatch, match="expects 'differs'"):
+        record("figure2.cross_sample_constant", 2.15, "cpu")
+
+
+def test_record_at_smoke_and_paper_scale():
+    assert record("figure1.d_exponent", 5.0, "smoke").status == "smoke"  # tiny grids are not judged
+    with pytest.raises(ClaimMismatch):  # reproduced at cpu must stay reproduced on the paper's grid
+        record("figure1.d_exponent", 0.60, "paper")
+    assert record("figure2.cross_sample_constant", 2.15, "paper").status == "reproduced"  # may reproduce there
+    with pytest.raises(ConfigError):
+        record("figure1.d_exponent", 0.5, "laptop")
+    with pytest.raises(KeyError, match="no claim"):
+        record("figure1.nonsense", 0.5, "cpu")
+
+
+def test_the_registry_is_consistent():
+    assert len({c.key for c in CLAIMS}) == len(CLAIMS)
+    for c in CLAIMS:
+        assert 1 <= c.figure_number <= 17, c.key
+        if c.chapter is None:
+            assert c.expected == "not run" and c.tolerance is None, c.key
+            continue
+        assert (CHAPTERS / f"{c.chapter}.ipynb").exists(), c.key
+        assert c.chapter in claims.CHAPTER_FIGURES and c.chapter in claims.CHAPTER_LABELS, c.key
+        if c.tolerance.absolute is not None or c.tolerance.relative is not None:
+            assert c.paper_value is not None, f"{c.key}: a tolerance around the paper's value needs that value"
+        if c.expected == "differs":
+            assert c.note, f"{c.key}: a claim expected to differ must say why"
+    figures = {c.figure_number for c in CLAIMS}
+    assert figures == set(range(1, 18)), f"figures without a claim: {set(range(1, 18)) - figures}"
+
+
+def test_every_chapter_records_exactly_its_registered_claims():
+    for chapter, missing, extra in claims.registry_coverage(str(CHAPTERS)):
+        assert not missing and not extra, (chapter, missing, extra)
+
+
+def test_coverage_sees_a_claim_a_chapter_forgot():
+    source = 'claims.record("figure1.d_exponent", x, scale)\n'
+    assert claims.recorded_in_source(source) == {"figure1.d_exponent"}
+    assert claims.recorded_in_source('claims.record(f"figure3.{k}_exponent", v, scale)') == {
+        "figure3.d_exponent", "figure3.T_exponent", "figure3.B_exponent"}
+
+
+def test_landing_table_lists_every_claim_in_figure_order():
+    text = claims.landing_table(from_doc="../")
+    rows = [r for r in text.splitlines() if r.startswith("| ") and not r.startswith("| Fig.")]
+    assert len(rows) == len(CLAIMS)
+    numbers = [int(re.match(r"\| (\d+)", r).group(1)) for r in rows]
+    assert numbers == sorted(numbers)
+    for c in CLAIMS:
+        if c.chapter:
+            assert f"/chapters/{c.chapter}.ipynb::{c.glue_key('ours')}:s" in text
+            assert f"<../chapters/{c.chapter}>" in text
+
+
+def test_recorded_claims_are_read_back_from_an_executed_notebook():
+    out = {"output_type": "display_data", "metadata": {"scrapbook": {"name": "claim.figure1.d_exponent.ours"}},
+           "data": {"application/papermill.record/text/plain": "'0.49'"}}
+    other = {"output_type": "display_data", "metadata": {"scrapbook": {"name": "fig1_d"}},
+             "data": {"application/papermill.record/text/plain": "'0.49'"}}
+    nb = {"cells": [{"cell_type": "code", "outputs": [out, other]}]}
+    assert claims.recorded_claims(nb) == {"claim.figure1.d_exponent.ours": "0.49"}
+
+
+def test_table_cells_are_rounded_and_missing_values_are_dashes():
+    assert format_value(np.nan) == "—" and format_value(None) == "—"
+    assert format_value(12345) == "12,345" and format_value(np.int64(7)) == "7"
+    assert format_value(1750.4) == "1,750" and format_value(0.4893) == "0.489" and format_value(2.0738) == "2.07"
+    assert format_value(np.inf) == "not reached"
+    html = table_html(pd.DataFrame({"a": [1.0, np.nan]}, index=[10, 11]), "A title")
+    assert "<caption>A title</caption>" in html and ">10<" not in html, "no index column unless asked"
+    assert "—" in html
+    with pytest.raises(ValueError):
+        table_html(pd.DataFrame({"a": [1]}), "")
+
+
+def test_legends_use_maths_notation():
+    label = plotting.law_label(1.52, {"d": 0.49, "T_over_B": 0.99, "N_pairs": 2.25})
+    assert label == r"$1.52\,d^{0.49}\,(T/B)^{0.99}\,N_\mathrm{pairs}^{2.25}$"
+    assert "_" not in plotting.math_name("T_over_B")
