@@ -220,7 +220,9 @@ class ClaimResult:
 
     @property
     def ours_text(self) -> str:
-        return format(self.ours, self.claim.fmt) if math.isfinite(self.ours) else "not reached"
+        if not math.isfinite(self.ours):
+            return "not reached"
+        return format(self.ours, self.claim.fmt).replace("-", "−")  # a typographic minus, as the paper prints
 
     def row(self) -> dict[str, str]:
         c = self.claim

@@ -186,11 +186,13 @@ def full_page_screenshot(driver: "object", path: Path) -> Path:
     import base64
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    metrics = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})  # type: ignore[attr-defined]
-    size = metrics.get("cssContentSize") or metrics["contentSize"]
+    # The window's width, not the content's: code blocks scroll inside their own boxes, and a wider clip would
+    # lay the page out again at another width.
+    width, height = driver.execute_script(  # type: ignore[attr-defined]
+        "return [document.documentElement.clientWidth, document.documentElement.scrollHeight]")
     shot = driver.execute_cdp_cmd("Page.captureScreenshot", {  # type: ignore[attr-defined]
         "format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 16000), "scale": 1},
+        "clip": {"x": 0, "y": 0, "width": width, "height": min(height, 16000), "scale": 1},
     })
     path.write_bytes(base64.b64decode(shot["data"]))
     return path
