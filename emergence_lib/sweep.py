@@ -23,7 +23,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from . import __version__
-from .cache import ResultCache, RunResult, config_dict, run_key
+from .cache import ResultCache, RunResult, config_dict, machine_fingerprint, run_key
 from .devices import resolve_device
 from .locks import claim, lock_path, refresh, release
 from .executors import check_executor, run_chunks
@@ -117,6 +117,7 @@ def run_sweep(
                 results[key] = r
                 if cache is not None:
                     meta = {"library_version": __version__, "device": device, "executor": executor,
+                            "machine": machine_fingerprint(),  # decides rounding: a recompute elsewhere is checked to a tolerance
                             "sweep_seconds_so_far": round(time.perf_counter() - t0, 3)}
                     cache.save(c, r, meta=meta)
                     release(held.pop(key))

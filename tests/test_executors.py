@@ -121,5 +121,9 @@ def test_cli_executes_a_chapter_with_parameters(tmp_path, capsys):
     out = tmp_path / "ch1.ipynb"
     assert cli(["execute", "chapters/01_toy_model.ipynb", str(out), "-p", "scale", "smoke", "-p", "T_values", "[64, 128]"]) == 0
     nb = nbformat.read(str(out), as_version=4)
-    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
-    assert "scale='smoke'" in text and "all Figure 1 checks passed" in text
+    from emergence_lib.claims import recorded_claims
+
+    glued = {o["metadata"]["scrapbook"]["name"]: o["data"]["application/papermill.record/text/plain"]
+             for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if "scrapbook" in o.get("metadata", {})}
+    assert glued["fig1_runs"] == "'6'", "the T_values parameter reached the chapter: 2 T values × 3 smoke d values"
+    assert recorded_claims(nb)["claim.figure1.d_exponent.status"] == "· smoke: not judged"  # it ran to its claims
