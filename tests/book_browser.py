@@ -112,7 +112,8 @@ ready.then(() => {
   const article = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
   const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 ? r.height : 0; };
   const sum = (sel) => Array.from(article.querySelectorAll(sel)).reduce((s, el) => s + visible(el), 0);
-  const imgs = Array.from(document.images).map((im) => ({src: im.currentSrc || im.src, ok: im.complete && im.naturalWidth > 0}));
+  const imgs = Array.from(document.images).map((im) => ({src: im.currentSrc || im.src, ok: im.complete && im.naturalWidth > 0,
+    scale: im.naturalWidth > 0 && im.getBoundingClientRect().width > 0 ? im.getBoundingClientRect().width / im.naturalWidth : null}));
   const captions = Array.from(article.querySelectorAll('figcaption, caption, .caption')).map((c) => c.innerText);
   const errors = Array.from(article.querySelectorAll('.output.traceback, .output.error, .output.stderr, div.error, .system-message')).map((e) => e.innerText.slice(0, 300));
   const text = article.innerText;
@@ -148,6 +149,7 @@ class PageReport:
     height: float
     figure_share: float
     code_share: float
+    image_scales: list[float] = field(default_factory=list)  # displayed width / native width of each figure
     screenshot: str | None = None
     text: str = field(default="", repr=False)
 
@@ -177,6 +179,7 @@ def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | N
         broken_images=[im["src"] for im in info["images"] if not im["ok"]], captions=info["captions"],
         error_outputs=info["errors"], raw_tex=raw, console_errors=console, height=height,
         figure_share=info["figure_height"] / height, code_share=info["code_height"] / height, screenshot=shot,
+        image_scales=[im["scale"] for im in info["images"] if im.get("scale") and "_images/" in im["src"]],
         text=text,
     )
 
@@ -211,9 +214,10 @@ def inspect_book(html: Path, screenshot_dir: Path | None = None, expand_code: bo
 
 
 def layout_table(reports: list[PageReport]) -> str:
-    rows = [f"{'page':45s} {'height px':>9s} {'figures':>8s} {'code':>6s}"]
+    rows = [f"{'page':45s} {'height px':>9s} {'figures':>8s} {'code':>6s} {'figure scale (min)':>19s}"]
     for r in reports:
-        rows.append(f"{r.page:45s} {r.height:9.0f} {r.figure_share:8.1%} {r.code_share:6.1%}")
+        scale = f"{min(r.image_scales):.2f}" if r.image_scales else "—"
+        rows.append(f"{r.page:45s} {r.height:9.0f} {r.figure_share:8.1%} {r.code_share:6.1%} {scale:>19s}")
     total = sum(r.height for r in reports)
     fig = sum(r.figure_share * r.height for r in reports) / total
     code = sum(r.code_share * r.height for r in reports) / total

@@ -97,3 +97,17 @@ def test_the_landing_table_is_filled_from_the_chapters(reports):
 def test_a_screenshot_of_every_page(reports):
     for page, r in reports.items():
         assert r.screenshot and Path(r.screenshot).stat().st_size > 10_000, page
+
+
+def test_figures_are_legible_at_the_column_width(reports):
+    """Every figure's tick labels render at 9 px or more (before the book style was sized for the column they
+    rendered at about 6–7 px): the displayed/native width of each image times the style's tick size."""
+    import matplotlib
+
+    from emergence_lib import plotting
+
+    plotting.use_book_style()
+    tick_px_native = float(matplotlib.rcParams["xtick.labelsize"]) * float(matplotlib.rcParams["figure.dpi"]) / 72
+    small = {page: [round(s * tick_px_native, 1) for s in r.image_scales if s * tick_px_native < 9]
+             for page, r in reports.items()}
+    assert not any(small.values()), {p: v for p, v in small.items() if v}
