@@ -117,6 +117,11 @@ ready.then(() => {
   const captions = Array.from(article.querySelectorAll('figcaption, caption, .caption')).map((c) => c.innerText);
   const errors = Array.from(article.querySelectorAll('.output.traceback, .output.error, .output.stderr, div.error, .system-message')).map((e) => e.innerText.slice(0, 300));
   const text = article.innerText;
+  // Display maths wider than its column (cut off, or scrolled, at the reader's width).
+  const main = (document.querySelector('main') || article).getBoundingClientRect();
+  const wide_math = Array.from(article.querySelectorAll('mjx-container[display="true"]'))
+    .filter((m) => m.scrollWidth > m.clientWidth + 2 || m.getBoundingClientRect().right > main.right + 2)
+    .map((m) => (m.getAttribute('aria-label') || m.textContent || '').slice(0, 80));
   done({
     title: document.title,
     mathjax: !!(window.MathJax && MathJax.version),
@@ -125,6 +130,7 @@ ready.then(() => {
     captions: captions,
     errors: errors,
     text: text,
+    wide_math: wide_math,
     height: article.getBoundingClientRect().height,
     figure_height: sum('img'),
     // Code: a collapsed input's toggle bar (or the expanded input inside it), or an input shown outright.
@@ -150,6 +156,7 @@ class PageReport:
     figure_share: float
     code_share: float
     image_scales: list[float] = field(default_factory=list)  # displayed width / native width of each figure
+    wide_math: list[str] = field(default_factory=list)  # display equations wider than their column
     screenshot: str | None = None
     text: str = field(default="", repr=False)
 
@@ -180,6 +187,7 @@ def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | N
         error_outputs=info["errors"], raw_tex=raw, console_errors=console, height=height,
         figure_share=info["figure_height"] / height, code_share=info["code_height"] / height, screenshot=shot,
         image_scales=[im["scale"] for im in info["images"] if im.get("scale") and "_images/" in im["src"]],
+        wide_math=info["wide_math"],
         text=text,
     )
 
@@ -189,14 +197,17 @@ def full_page_screenshot(driver: "object", path: Path) -> Path:
     import base64
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    # The window's width, not the content's: code blocks scroll inside their own boxes, and a wider clip would
-    # lay the page out again at another width.
-    width, height = driver.execute_script(  # type: ignore[attr-defined]
-        "return [document.documentElement.clientWidth, document.documentElement.scrollHeight]")
-    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {  # type: ignore[attr-defined]
-        "format": "png", "captureBeyondViewport": True,
-        "clip": {"x": 0, "y": 0, "width": width, "height": min(height, 16000), "scale": 1},
-    })
+    # Make the window as tall as the page at the reader's width, then take a plain screenshot: capturing "beyond the
+    # viewport" lets Chromium lay the page out again at another width.
+    width = driver.execute_script("return document.documentElement.clientWidth")  # type: ignore[attr-defined]
+    height = driver.execute_script("return document.documentElement.scrollHeight")  # type: ignore[attr-defined]
+    height = min(int(height), 16000)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {  # type: ignore[attr-defined]
+        "width": int(width), "height": height, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})  # type: ignore[attr-defined]
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})  # type: ignore[attr-defined]
     path.write_bytes(base64.b64decode(shot["data"]))
     return path
 

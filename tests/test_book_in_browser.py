@@ -111,3 +111,8 @@ def test_figures_are_legible_at_the_column_width(reports):
     small = {page: [round(s * tick_px_native, 1) for s in r.image_scales if s * tick_px_native < 9]
              for page, r in reports.items()}
     assert not any(small.values()), {p: v for p, v in small.items() if v}
+
+
+def test_no_display_equation_is_wider_than_its_column(reports):
+    wide = {page: r.wide_math for page, r in reports.items() if r.wide_math}
+    assert not wide, wide
