@@ -20,6 +20,8 @@ Modules, one concern each:
   notebooks    chapters with parameters, through papermill
   experiments  one config per paper figure (scale → runs)
   plotting     the book's style and standard panels
+  claims       the registry of the paper's claims: value, tolerance, expected status; the landing table
+  report       what a chapter shows: titled tables, glued figures and numbers
 """
 
 __version__ = "0.1.0"

@@ -254,13 +254,6 @@ def record(key: str, ours: float, scale: str) -> ClaimResult:
     return result
 
 
-def chapter_table(results: list[ClaimResult]) -> "object":
-    """The claims a chapter checked, as a tidy table (one row per claim)."""
-    import pandas as pd
-
-    return pd.DataFrame([r.row() for r in results])
-
-
 def show_checked(results: list[ClaimResult], title: str) -> None:
     """Display the claims a chapter checked as a titled table (MyST markdown, so their maths renders)."""
     from IPython.display import Markdown, display
