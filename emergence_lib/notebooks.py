@@ -11,7 +11,6 @@ run it: the test suite then runs those copies under nbval.
 from __future__ import annotations
 
 import ast
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -92,26 +91,17 @@ def prepare(chapter: str | Path, out: str | Path, **parameters: Any) -> Path:
     return out
 
 
-def execute(chapter: str | Path, out: str | Path, quiet: bool = False, **parameters: Any) -> Path:
+def execute(chapter: str | Path, out: str | Path, **parameters: Any) -> Path:
     """Run ``chapter`` with ``parameters`` (e.g. scale="paper") into the notebook ``out``.
 
-    The kernel's working directory is the chapter's folder, as in the book build. ``quiet`` drops papermill's
-    progress bar and log lines (used where the caller is itself a page of the book).
+    The kernel's working directory is the chapter's folder, as in the book build.
     """
     chapter, out = Path(chapter), Path(out)
     _check(chapter, parameters)
     out.parent.mkdir(parents=True, exist_ok=True)
-    log = logging.getLogger("papermill")
-    level = log.level
-    if quiet:
-        log.setLevel(logging.ERROR)
-    try:
-        papermill.execute_notebook(
-            str(chapter), str(out), parameters=parameters, cwd=str(chapter.resolve().parent), kernel_name="python3",
-            progress_bar=not quiet,
-        )
-    finally:
-        log.setLevel(level)
+    papermill.execute_notebook(
+        str(chapter), str(out), parameters=parameters, cwd=str(chapter.resolve().parent), kernel_name="python3"
+    )
     return out
 
 

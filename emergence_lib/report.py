@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 import math
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import pandas as pd
 
@@ -26,7 +26,7 @@ def format_value(x: Any) -> str:
         return MISSING
     if isinstance(x, bool):
         return "yes" if x else "no"
-    if isinstance(x, (int,)) or (hasattr(x, "dtype") and getattr(x, "dtype").kind in "iu"):
+    if isinstance(x, int) or (hasattr(x, "dtype") and x.dtype.kind in "iu"):
         return f"{int(x):,}"
     if isinstance(x, float) or hasattr(x, "__float__") and not isinstance(x, str):
         try:
@@ -52,50 +52,27 @@ def format_value(x: Any) -> str:
     return str(x)
 
 
-def table_html(
-    df: pd.DataFrame,
-    title: str,
-    formats: Mapping[str, str | Callable[[Any], str]] | None = None,
-    index: bool = False,
-) -> str:
+def table_html(df: pd.DataFrame, title: str, index: bool = False) -> str:
     """A titled HTML table: no index column unless ``index`` (then the index is an ordinary first column)."""
     if not title:
         raise ValueError("every table needs a title")
     data = df.reset_index() if index else df.reset_index(drop=True)
-    formats = dict(formats or {})
-
-    def cell(col: str, value: Any) -> str:
-        f = formats.get(col)
-        if f is None:
-            text = format_value(value)
-        elif callable(f):
-            text = f(value)
-        else:
-            text = MISSING if value is None or (isinstance(value, float) and math.isnan(value)) else format(value, f)
-        return html.escape(text)
-
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in data.columns)
     rows = "".join(
-        "<tr>" + "".join(f"<td>{cell(c, v)}</td>" for c, v in zip(data.columns, row)) + "</tr>"
+        "<tr>" + "".join(f"<td>{html.escape(format_value(v))}</td>" for v in row) + "</tr>"
         for row in data.itertuples(index=False, name=None)
     )
     return (f'<table class="table book-table"><caption>{html.escape(title)}</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
 
 
-def show_table(
-    df: pd.DataFrame,
-    title: str,
-    formats: Mapping[str, str | Callable[[Any], str]] | None = None,
-    index: bool = False,
-    collapsed: bool | None = None,
-    collapse_over: int = 12,
-) -> None:
+def show_table(df: pd.DataFrame, title: str, index: bool = False, collapsed: bool | None = None,
+               collapse_over: int = 12) -> None:
     """Display a titled table; tables longer than ``collapse_over`` rows (or ``collapsed=True``) sit in a
     dropdown whose summary is the title, so long per-seed or per-layer dumps do not push the figures apart."""
     from IPython.display import HTML, display
 
-    body = table_html(df, title, formats, index)
+    body = table_html(df, title, index)
     fold = len(df) > collapse_over if collapsed is None else collapsed
     if fold:
         body = (f'<details class="book-table-dropdown"><summary>{html.escape(title)} '
