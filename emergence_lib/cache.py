@@ -52,9 +52,20 @@ def default_data_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "data"
 
 
-def config_dict(config: Any) -> dict[str, Any]:
-    """A run config as a plain JSON-able dict (dataclass fields only)."""
-    return {f.name: _jsonable(getattr(config, f.name)) for f in dataclasses.fields(config)}
+# A field added to a run config after runs were stored carries this metadata: at its default value it is left out
+# of the key and of the stored config, so that every run stored before it existed keeps its key (and its file).
+OMIT_AT_DEFAULT = {"omit_at_default": True}
+
+
+def config_dict(config: Any, full: bool = False) -> dict[str, Any]:
+    """A run config as a plain JSON-able dict (dataclass fields only): what its key hashes and its file stores.
+
+    Fields marked `OMIT_AT_DEFAULT` are left out at their default value, unless ``full`` (tables want every column).
+    """
+    return {
+        f.name: _jsonable(getattr(config, f.name)) for f in dataclasses.fields(config)
+        if full or not (f.metadata.get("omit_at_default") and getattr(config, f.name) == f.default)
+    }
 
 
 def _jsonable(value: Any) -> Any:

@@ -8,9 +8,11 @@ expand a scale into a list of run configs, live in `experiments`.
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
+from .cache import OMIT_AT_DEFAULT
+from .schedules import DiversitySchedule, ScheduleError, check_schedule
 from .toy import INITIAL_LOSS, escape_time
 
 Scale = Literal["smoke", "cpu", "paper"]
@@ -50,6 +52,22 @@ def check_probability(p: float) -> None:
         )
 
 
+def schedule_field() -> str:
+    """The ``schedule`` field of a run config (`schedules`): "constant" is every run stored before schedules existed."""
+    return field(default="constant", metadata=OMIT_AT_DEFAULT)  # type: ignore[return-value]
+
+
+def check_run_schedule(spec: str, repeated: bool, signals: tuple[str, ...]) -> DiversitySchedule:
+    """Validate a run's schedule: readable, watching a signal the run records, and with repetition to switch off."""
+    try:
+        schedule = check_schedule(spec, signals)
+    except ScheduleError as exc:
+        raise ConfigError(f"schedule: {exc}") from None
+    if schedule.kind != "constant" and not repeated:
+        raise ConfigError(f"schedule {spec!r} needs repetition to switch off (B > 1 or p > 0); this run has none")
+    return schedule
+
+
 def check_positive(name: str, value: float) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0:
         raise ConfigError(f"{name} must be a number > 0, got {value!r}")
@@ -74,6 +92,13 @@ def check_threshold(threshold: float, initial_loss: float = INITIAL_LOSS, name: 
         raise ConfigError(
             f"{name} must lie in (0, {initial_loss}) — between zero and the initial loss — got {threshold}"
         )
+
+
+# What a toy flow records, and so what a triggered schedule can watch.
+TOY_SIGNALS = ("alpha", "train_loss", "loss")
+REGRESSION_SIGNALS = ("loss_train_distribution", "loss_no_repetition", "attn_relevant")
+RECALL_SIGNALS = ("accuracy_train_distribution", "loss_train_distribution", "accuracy_test", "loss_test",
+                  "attn_query_to_value", "attn_value_to_key")
 
 
 @dataclass(frozen=True)
@@ -103,9 +128,11 @@ class ToyFlowConfig:
     t_max: float | None = None
     stop_below: float | None = None
     points_per_decade: int = 200
+    schedule: str = schedule_field()  # p(t) = p·r(t) (`schedules`); only with p > 0
 
     def __post_init__(self) -> None:
         check_task(self)
+        check_run_schedule(self.schedule, self.p > 0, TOY_SIGNALS)
         object.__setattr__(self, "x_tilde_norm", check_positive("x_tilde_norm", self.x_tilde_norm))
         if self.p > 0 and self.B != 1:
             raise ConfigError(
@@ -254,13 +281,22 @@ class TransformerRegressionConfig:
     max_steps: int = 50_000
     threshold: float = 0.1
     plateau_on: Literal["train_distribution", "no_repetition"] = "train_distribution"
-    stop_factor: float = 1.5
+    stop_factor: float | None = 1.5  # None: run every step (a fixed budget)
     eval_size: int = 256
     evals_per_decade: int = 30
     seed: int = 0
+    schedule: str = schedule_field()  # B(t), p(t) from the heavy B, p (`schedules`)
+    # Record the attention from the readout position to the relevant position(s) per layer and head on the
+    # held-out data without repetition (curve "attn_relevant_L<l>H<h>"); off for every run stored before it existed.
+    record_attention: bool = field(default=False, metadata=OMIT_AT_DEFAULT)
 
     def __post_init__(self) -> None:
         check_task(self)
+        if not isinstance(self.record_attention, bool):
+            raise ConfigError(f"record_attention must be True or False, got {self.record_attention!r}")
+        check_run_schedule(self.schedule, self.B > 1 or self.p > 0, REGRESSION_SIGNALS)
+        if "attn_relevant" in self.schedule and not self.record_attention:
+            raise ConfigError(f"schedule {self.schedule!r} watches the attention: it needs record_attention=True")
         if self.readout_init not in ("zero", "default"):
             raise ConfigError(f"readout_init must be 'zero' or 'default', got {self.readout_init!r}")
         if self.optimizer not in OPTIMIZERS:
@@ -274,8 +310,8 @@ class TransformerRegressionConfig:
         check_threshold(self.threshold)
         if self.plateau_on not in ("train_distribution", "no_repetition"):
             raise ConfigError(f"plateau_on must be 'train_distribution' or 'no_repetition', got {self.plateau_on!r}")
-        if not self.stop_factor >= 1:
-            raise ConfigError(f"stop_factor must be ≥ 1, got {self.stop_factor}")
+        if self.stop_factor is not None and not self.stop_factor >= 1:
+            raise ConfigError(f"stop_factor must be ≥ 1 or None (run every step), got {self.stop_factor}")
         check_solvable(self.random_position, self.relevance_feature)
 
 
@@ -341,9 +377,11 @@ class TransformerRecallConfig:
     eval_size: int = 512
     evals_per_decade: int = 30
     seed: int = 0
+    schedule: str = schedule_field()  # B(t), p(t) from the heavy B, p (`schedules`)
 
     def __post_init__(self) -> None:
         check_recall_task(self)
+        check_run_schedule(self.schedule, self.B > 1 or self.p > 0, RECALL_SIGNALS)
         if self.layer_norm not in ("pre", "post", "none"):
             raise ConfigError(f"layer_norm must be 'pre', 'post' or 'none', got {self.layer_norm!r}")
         if self.embedding not in ("lookup", "linear"):

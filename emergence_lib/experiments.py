@@ -672,6 +672,8 @@ PAPER = {
 def figures() -> dict[str, type[FigureConfig]]:
     """Figure name → figure config class (the command line and tests iterate over it)."""
     from .ablations import Figure13, Figure14, Figure15  # they build on this module
+    from .beyond import Steering
+    from .prediction import Prediction
     from .recall import Figure4, Figure5, Figure16, Figure17
 
     return {
@@ -692,4 +694,6 @@ def figures() -> dict[str, type[FigureConfig]]:
         "figure15": Figure15,
         "figure16": Figure16,
         "figure17": Figure17,
+        "steering": Steering,
+        "prediction": Prediction,
     }

@@ -99,6 +99,7 @@ class PowerLawFit:
     r2: float
     n: int
     residuals: np.ndarray = field(repr=False)
+    covariance: np.ndarray | None = field(default=None, repr=False)  # of (ln C, exponents...), from the fit
 
     def predict(self, data: pd.DataFrame | dict[str, np.ndarray]) -> np.ndarray:
         """Evaluate the fitted law on new predictor values."""
@@ -106,6 +107,18 @@ class PowerLawFit:
             self.exponents[p] * np.log(np.asarray(data[p], dtype=float)) for p in self.predictors
         )
         return np.exp(log_y)
+
+    def prediction_interval(self, data: pd.DataFrame | dict[str, np.ndarray], z: float = 1.96) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high) for a *new run* at these predictor values: the parameters' uncertainty (their covariance)
+        plus the residual scatter of one run about the law, ± z standard deviations in log space."""
+        if self.covariance is None:
+            raise ValueError("this fit carries no covariance")
+        X = np.column_stack([np.ones(len(np.atleast_1d(data[self.predictors[0]])))] +
+                            [np.log(np.atleast_1d(np.asarray(data[p], dtype=float))) for p in self.predictors])
+        sigma2 = float(self.residuals @ self.residuals) / max(self.n - X.shape[1], 1)
+        sd = np.sqrt(np.einsum("ij,jk,ik->i", X, self.covariance, X) + sigma2)
+        centre = np.log(self.predict(data))
+        return np.exp(centre - z * sd), np.exp(centre + z * sd)
 
     def formula(self, digits: int = 2) -> str:
         """E.g. '1.52·d^0.49·T^0.99'."""
@@ -181,6 +194,7 @@ def fit_power_law(
         r2=1.0 - ss_res / ss_tot if ss_tot > 0 else float("nan"),
         n=n,
         residuals=resid,
+        covariance=cov,
     )
 
 

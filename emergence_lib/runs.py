@@ -18,7 +18,8 @@ from .cache import RunResult
 from .configs import ToyFlowConfig, ToyFullGDConfig, ToySGDConfig, TransformerRecallConfig, TransformerRegressionConfig
 from .metrics import plateau_length, reached
 from .toy import ReducedTrajectory, reduced_flow, refined_plateau_length
-from .toy_cross_sample import cross_sample_flow
+from .schedules import DiversitySchedule
+from .toy_cross_sample import cross_sample_flow, scheduled_cross_sample_flow
 from .toy_full import full_gradient_descent
 from .toy_sgd import sgd_train
 from .training import train_recall, train_regression
@@ -48,6 +49,9 @@ def run_toy_flow(configs: Sequence[ToyFlowConfig], device: str = "cpu") -> list[
     results: list[RunResult | None] = [None] * len(configs)
     groups: dict[tuple, list[int]] = defaultdict(list)
     for i, c in enumerate(configs):
+        if c.schedule != "constant":
+            results[i] = _scheduled_flow(c)
+            continue
         groups[(c.logits, c.points_per_decade, c.p > 0)].append(i)
     for (_, ppd, cross), idx in groups.items():
         cs = [configs[i] for i in idx]
@@ -72,6 +76,17 @@ def run_toy_flow(configs: Sequence[ToyFlowConfig], device: str = "cpu") -> list[
                 curve=curve,
             )
     return results  # type: ignore[return-value]
+
+
+def _scheduled_flow(c: ToyFlowConfig) -> RunResult:
+    """One 3-D flow under a data-diversity schedule (not autonomous, so its plateau is read off the record)."""
+    traj, switch = scheduled_cross_sample_flow(
+        c.T, c.d, c.p, DiversitySchedule.parse(c.schedule), c.t_max, c.x_tilde_norm, c.logits, c.points_per_decade
+    )
+    curve = {"t": traj.t, "loss": traj.loss[:, 0], "train_loss": traj.train_loss[:, 0]}  # type: ignore[index]
+    curve |= {name: getattr(traj, name)[:, 0] for name in ("w_tilde", "w", "delta_a", "alpha")}
+    plateau = plateau_length(traj.t, curve["loss"], c.threshold)
+    return RunResult(summary=_summary(traj.t, curve["loss"], plateau, switched_at=switch), curve=curve)
 
 
 def run_toy_full_gd(configs: Sequence[ToyFullGDConfig], device: str = "cpu") -> list[RunResult]:

@@ -165,7 +165,7 @@ def _summary_table(configs: Sequence[Any], results: dict[str, RunResult]) -> pd.
     rows = []
     for c in configs:
         key = run_key(c)
-        rows.append({"kind": c.kind, **config_dict(c), **results[key].summary, "run": key})
+        rows.append({"kind": c.kind, **config_dict(c, full=True), **results[key].summary, "run": key})
     return pd.DataFrame(rows)
 
 
@@ -174,7 +174,7 @@ def _curve_table(configs: Sequence[Any], results: dict[str, RunResult]) -> pd.Da
     for c in configs:
         key = run_key(c)
         curve = pd.DataFrame(results[key].curve)
-        for name, value in config_dict(c).items():
+        for name, value in config_dict(c, full=True).items():
             curve.insert(len(curve.columns), name, [value] * len(curve) if isinstance(value, list) else value)
         curve["run"] = key
         frames.append(curve)

@@ -118,11 +118,17 @@ class SingleLocationRegression:
 
 
 def sample_ensemble(
-    tasks: list[SingleLocationRegression], n: int, generators: list[torch.Generator], **overrides
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """One batch per task, stacked: inputs (E, n, T, input_dim) and targets (E, n, d)."""
-    batches = [task.sample(n, g, **overrides) for task, g in zip(tasks, generators)]
-    return torch.stack([b[0] for b in batches]), torch.stack([b[1] for b in batches])
+    tasks: list[SingleLocationRegression], n: int, generators: list[torch.Generator],
+    per_member: list[dict] | None = None, return_mask: bool = False, **overrides
+) -> tuple[torch.Tensor, ...]:
+    """One batch per task, stacked: inputs (E, n, T, input_dim) and targets (E, n, d) (and the masks (E, n, T)).
+
+    ``overrides`` (B, p) apply to every task; ``per_member`` gives each task its own (a schedule's B(t), p(t)).
+    """
+    member = per_member or [{}] * len(tasks)
+    batches = [task.sample(n, g, **(overrides | m)) for task, g, m in zip(tasks, generators, member)]
+    out = torch.stack([b[0] for b in batches]), torch.stack([b[1] for b in batches])
+    return (*out, torch.stack([b[2] for b in batches])) if return_mask else out
 
 
 @dataclass(frozen=True)
@@ -228,8 +234,10 @@ class AssociativeRecallTask:
 
 
 def sample_recall_ensemble(
-    tasks: list[AssociativeRecallTask], n: int, generators: list[torch.Generator], **overrides
+    tasks: list[AssociativeRecallTask], n: int, generators: list[torch.Generator],
+    per_member: list[dict] | None = None, **overrides
 ) -> RecallBatch:
-    """One batch per task, stacked along a leading ensemble dimension E."""
-    batches = [task.sample(n, g, **overrides) for task, g in zip(tasks, generators)]
+    """One batch per task, stacked along a leading ensemble dimension E (``per_member``: as `sample_ensemble`)."""
+    member = per_member or [{}] * len(tasks)
+    batches = [task.sample(n, g, **(overrides | m)) for task, g, m in zip(tasks, generators, member)]
     return RecallBatch(*(torch.stack([getattr(b, f) for b in batches]) for f in ("tokens", "target", "query_slots")))

@@ -100,3 +100,73 @@ def cross_sample_flow(
         train_loss=cross_sample_loss(wt, w, da, T, d, p, c),
         w_tilde=wt,
     )
+
+
+def scheduled_cross_sample_flow(
+    T: float,
+    d: float,
+    p: float,
+    schedule: "DiversitySchedule",
+    t_max: float,
+    x_tilde_norm: float = 1.0,
+    logits: str = "gap",
+    points_per_decade: int = 200,
+    rtol: float = 1e-9,
+) -> tuple[ReducedTrajectory, float]:
+    """The 3-D flow of one configuration with p(t) = p·r(t) (`schedules`), and the time repetition switched off.
+
+    A step or triggered schedule is integrated in two segments, at p until the switch and at p = 0 from the
+    state there on, so the integrator never steps across the discontinuity; the step time τ is added to the
+    recording grid, and a trigger is checked at every recording point (its resolution: 10^(1/ppd) in time).
+    An annealed schedule adds time to the state (dt/dt = 1) so that p(t) is smooth in it.
+    Returns the trajectory (as `cross_sample_flow`'s) and the switch time (NaN if it never switched).
+    """
+    from .ode import integrate, lattice_grid
+    from .schedules import DiversitySchedule  # noqa: F401  (the type of ``schedule``)
+
+    rate = float(logit_rate(T, 1, logits))  # type: ignore[arg-type]
+
+    def rhs_at(level: float | None):
+        def rhs(y: np.ndarray) -> np.ndarray:  # y: (1, 4) = (w̃, w, Δa, t)
+            p_t = p * 2.0 ** (-y[:, 3] / schedule.at) if level is None else level
+            g_wt, g_w, g_da = cross_sample_gradients(y[:, 0], y[:, 1], y[:, 2], T, d, p_t, x_tilde_norm)
+            return np.stack([-g_wt, -g_w, -rate * g_da, np.ones_like(g_wt)], axis=1)
+        return rhs
+
+    def signal(y: np.ndarray) -> np.ndarray:
+        values = {"alpha": lambda: attention(y[:, 2], T, 1),
+                  "loss": lambda: cross_sample_loss(y[:, 0], y[:, 1], y[:, 2], T, d, 0.0),
+                  "train_loss": lambda: cross_sample_loss(y[:, 0], y[:, 1], y[:, 2], T, d, p, x_tilde_norm)}
+        return values[schedule.signal]()  # type: ignore[index]
+
+    grid = lattice_grid(t_max, points_per_decade)
+    if schedule.kind == "step" and schedule.at < t_max:  # type: ignore[operator]
+        grid = np.unique(np.concatenate([grid, [schedule.at]]))
+    y0 = np.zeros((1, 4))
+    switch = float("nan")
+    if schedule.kind == "annealed":
+        traj = integrate(rhs_at(None), y0, grid, np.array([t_max]), rtol=rtol)
+        states = traj.y[:, 0]
+    else:
+        if schedule.kind == "step":
+            stop = lambda y: y[:, 3] >= schedule.at * (1 - 1e-12)  # noqa: E731
+        elif schedule.kind == "triggered":
+            stop = lambda y: np.array([schedule.fires(float(v)) for v in signal(y)])  # noqa: E731
+        else:
+            stop = None
+        first = integrate(rhs_at(p), y0, grid, np.array([t_max]), stop=stop, rtol=rtol)
+        states = first.y[:, 0]
+        k = int(first.n_recorded[0])  # grid points recorded in the first segment
+        if stop is not None and k < len(grid) and bool(stop(states[k - 1][None])[0]):
+            switch = float(grid[k - 1])
+            rest = grid[k - 1:] - switch
+            second = integrate(rhs_at(0.0), states[k - 1][None], rest, np.array([t_max - switch]), rtol=rtol)
+            states = np.concatenate([states[:k], second.y[1:, 0]])
+            states[k:, 3] += switch  # the second segment counted time from the switch
+    ok = np.isfinite(states[:, 0])
+    wt, w, da = (states[ok, i][:, None] for i in range(3))
+    traj = ReducedTrajectory(
+        t=grid[ok], w=w, delta_a=da, alpha=attention(da, T, 1), loss=cross_sample_loss(wt, w, da, T, d, 0.0),
+        n_steps=np.array([0]), train_loss=cross_sample_loss(wt, w, da, T, d, p, x_tilde_norm), w_tilde=wt,
+    )
+    return traj, switch

@@ -21,6 +21,7 @@ from .cache import RunResult
 from .configs import TransformerRecallConfig, TransformerRegressionConfig
 from .devices import resolve_device
 from .metrics import NOT_REACHED, first_crossing, plateau_length
+from .schedules import DiversitySchedule, repetition_at
 from .tasks import AssociativeRecallTask, RecallBatch, SingleLocationRegression, sample_ensemble, sample_recall_ensemble
 from .transformer import EnsembleTransformer, TransformerConfig
 
@@ -53,6 +54,52 @@ def seed_group(configs: Sequence, who: str) -> tuple[list, object, list[int]]:
     return configs, base, [c.seed for c in configs]
 
 
+class ScheduleState:
+    """A run's data-diversity schedule (`schedules`), per ensemble member: the B and p of each training step,
+    and when repetition switched off. A constant schedule passes no overrides, so a run samples as it always did."""
+
+    def __init__(self, spec: str, B: int, p: float, E: int):
+        self.schedule = DiversitySchedule.parse(spec)
+        self.B, self.p = B, p
+        self.fired_at = np.full(E, np.nan)  # triggered: the evaluation step at which the signal crossed its level
+
+    @property
+    def active(self) -> bool:
+        return self.schedule.kind != "constant"
+
+    def observe(self, step: int, signals: dict[str, np.ndarray]) -> None:
+        """At an evaluation: a triggered schedule fires for the members whose signal crossed its level."""
+        if self.schedule.kind != "triggered":
+            return
+        for e, value in enumerate(signals[self.schedule.signal]):  # type: ignore[index]
+            if np.isnan(self.fired_at[e]) and self.schedule.fires(float(value)):
+                self.fired_at[e] = step
+
+    def fractions(self, step: int) -> np.ndarray:
+        """r per member for the training step ``step`` (a trigger that fired at the evaluation of this step applies)."""
+        return np.array([self.schedule.fraction(step, triggered=bool(f <= step)) if np.isfinite(f)
+                         else self.schedule.fraction(step) for f in self.fired_at])
+
+    def overrides(self, step: int) -> list[dict] | None:
+        """Per member {B, p} for a training step, or None under a constant schedule."""
+        if not self.active:
+            return None
+        return [dict(zip(("B", "p"), repetition_at(self.B, self.p, r))) for r in self.fractions(step)]
+
+    def switched_at(self, e: int) -> float:
+        """When member ``e``'s repetition switched off: τ (step), the firing step (triggered), NaN otherwise."""
+        if self.schedule.kind == "step":
+            return float(self.schedule.at)  # type: ignore[arg-type]
+        return float(self.fired_at[e])
+
+
+def relevant_position_attention(patterns: list[torch.Tensor], mask: torch.Tensor) -> np.ndarray:
+    """Attention from the readout (last) position to the relevant position(s), averaged over sequences:
+    (E, layers, heads). ``mask`` (E, n, T) flags the relevant positions."""
+    rows = [(pattern[:, :, :, -1, :] * mask[:, :, None, :]).sum(-1).mean(1) for pattern in patterns]  # (E, H) each
+    return torch.stack(rows, 1).cpu().numpy()
+
+
 def train_regression(configs: Sequence[TransformerRegressionConfig], device: str = "cpu") -> list[RunResult]:
     """Train the seeds of ``configs`` together. They must differ only in their seed."""
     configs, c, seeds = seed_group(configs, "train_regression")
@@ -66,7 +113,12 @@ def train_regression(configs: Sequence[TransformerRegressionConfig], device: str
     train_gens = [torch.Generator().manual_seed(104_729 * s + 3) for s in seeds]
     eval_gens = [torch.Generator().manual_seed(104_729 * s + 5) for s in seeds]
     repeated = c.B > 1 or c.p > 0
-    eval_sets = {"loss_no_repetition": sample_ensemble(tasks, c.eval_size, eval_gens, B=1, p=0.0)}
+    if c.record_attention:  # the same draws, with the relevance masks kept for the attention read-out
+        x, y, eval_mask = sample_ensemble(tasks, c.eval_size, eval_gens, return_mask=True, B=1, p=0.0)
+        eval_sets = {"loss_no_repetition": (x, y)}
+        eval_mask = eval_mask.to(device).float()
+    else:
+        eval_sets = {"loss_no_repetition": sample_ensemble(tasks, c.eval_size, eval_gens, B=1, p=0.0)}
     if repeated:
         eval_sets["loss_train_distribution"] = sample_ensemble(tasks, c.eval_size, eval_gens)
     eval_sets = {k: (x.to(device), y.to(device)) for k, (x, y) in eval_sets.items()}
@@ -78,6 +130,7 @@ def train_regression(configs: Sequence[TransformerRegressionConfig], device: str
 
     E = len(seeds)
     schedule = set(evaluation_steps(c.max_steps, c.evals_per_decade).tolist())
+    diversity = ScheduleState(c.schedule, c.B, c.p, E)
     records: dict[str, list] = {"step": [], **{k: [] for k in eval_sets}}
     crossed_at = np.full(E, np.nan)  # first evaluation step at or below the threshold
     diverged = np.zeros(E, dtype=bool)
@@ -85,20 +138,34 @@ def train_regression(configs: Sequence[TransformerRegressionConfig], device: str
     for step in range(c.max_steps + 1):
         if step in schedule:
             with torch.no_grad():
-                losses = {k: _mse(model(x), y).double().cpu().numpy() for k, (x, y) in eval_sets.items()}
+                losses = {}
+                for k, (x, y) in eval_sets.items():
+                    if c.record_attention and k == "loss_no_repetition":
+                        pred, patterns = model(x, return_attention=True)
+                        records.setdefault("attn_relevant", []).append(relevant_position_attention(patterns, eval_mask))
+                    else:
+                        pred = model(x)
+                    losses[k] = _mse(pred, y).double().cpu().numpy()
             records["step"].append(step)
             for k, v in losses.items():
                 records[k].append(v)
+            if diversity.active:
+                signals = dict(losses)
+                if c.record_attention:
+                    signals["attn_relevant"] = records["attn_relevant"][-1].max(axis=(1, 2))
+                diversity.observe(step, signals)
+                records.setdefault("repetition_fraction", []).append(diversity.fractions(step))
             m = losses[measured]
             diverged |= ~np.isfinite(m)
             newly = np.isnan(crossed_at) & (m <= c.threshold)
             crossed_at[newly] = step
-            done = diverged | (~np.isnan(crossed_at) & (step >= c.stop_factor * crossed_at))
-            if done.all():
+            stop = c.stop_factor is not None and (~np.isnan(crossed_at) & (step >= c.stop_factor * crossed_at))
+            if (diverged | stop).all():
                 break
         if step == c.max_steps:
             break
-        x, y = sample_ensemble(tasks, c.batch_size, train_gens)  # (E, batch, T, in), (E, batch, d)
+        # (E, batch, T, in), (E, batch, d)
+        x, y = sample_ensemble(tasks, c.batch_size, train_gens, per_member=diversity.overrides(step))
         loss = _mse(model(x.to(device)), y.to(device)).sum()  # sum over members: independent gradients
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
@@ -109,6 +176,10 @@ def train_regression(configs: Sequence[TransformerRegressionConfig], device: str
     results = []
     for e, cfg in enumerate(configs):
         curve = {"step": steps.astype(float), **{k: np.array([r[e] for r in records[k]]) for k in eval_sets}}
+        if diversity.active:
+            curve["repetition_fraction"] = np.array([r[e] for r in records["repetition_fraction"]])
+        if c.record_attention:
+            curve |= attention_columns("attn_relevant", np.stack([r[e] for r in records["attn_relevant"]]))
         last_ok = len(steps) if not diverged[e] else int(np.argmax(~np.isfinite(curve[measured])))
         plateau = plateau_length(steps[:last_ok], curve[measured][:last_ok], c.threshold) if last_ok > 0 else NOT_REACHED
         status = "crossed" if np.isfinite(plateau) else ("diverged" if diverged[e] else "not_reached")
@@ -124,10 +195,31 @@ def train_regression(configs: Sequence[TransformerRegressionConfig], device: str
                 "initial_loss": float(curve[measured][0]),
                 "seconds": seconds,
                 "device": device,
+                **({"switched_at": diversity.switched_at(e)} if diversity.active else {}),
             },
             curve=curve,
         ))
     return results
+
+
+def attention_columns(name: str, weights: np.ndarray) -> dict[str, np.ndarray]:
+    """Curve columns ``<name>_L<layer>H<head>`` (1-based) from weights (n_evals, layers, heads): how a run's file
+    stores an attention recording; `attention_array` reads them back."""
+    return {f"{name}_L{layer + 1}H{head + 1}": weights[:, layer, head]
+            for layer in range(weights.shape[1]) for head in range(weights.shape[2])}
+
+
+def attention_array(curve: dict[str, np.ndarray] | "pd.DataFrame", name: str) -> np.ndarray:
+    """The recording ``name`` of one run's curve as an array (n_evals, layers, heads) (inverse of `attention_columns`)."""
+    cells = {}
+    for column in curve.keys():
+        if column.startswith(f"{name}_L") and "H" in column.removeprefix(f"{name}_L"):
+            layer, head = (int(v) for v in column.removeprefix(f"{name}_L").split("H"))
+            cells[(layer, head)] = np.asarray(curve[column], dtype=float)
+    if not cells:
+        raise KeyError(f"no attention recording {name!r} in this curve")
+    L, H = max(k[0] for k in cells), max(k[1] for k in cells)
+    return np.stack([np.stack([cells[(l, h)] for h in range(1, H + 1)], -1) for l in range(1, L + 1)], 1)
 
 
 # ------------------------------------------------------------ associative recall --
@@ -193,6 +285,7 @@ def train_recall(configs: Sequence[TransformerRecallConfig], device: str = "cpu"
     optimizer = torch.optim.Adam(model.parameters(), lr=c.lr)
     E, L, H = len(seeds), c.n_layers, c.n_heads
     schedule = set(evaluation_steps(c.max_steps, c.evals_per_decade).tolist())
+    diversity = ScheduleState(c.schedule, c.B, c.p, E)
     records: dict[str, list] = defaultdict(list)
     crossed_at = np.full(E, np.nan)
     diverged = np.zeros(E, dtype=bool)
@@ -212,6 +305,11 @@ def train_recall(configs: Sequence[TransformerRecallConfig], device: str = "cpu"
                         vk, qv = relevant_attention(patterns, batch.query_slots)  # (E, L, H) each
                         records["attn_value_to_key"].append(vk)
                         records["attn_query_to_value"].append(qv)
+            if diversity.active:
+                signals = {k: v[-1] for k, v in records.items() if k.startswith(("loss_", "accuracy_"))}
+                signals |= {k: records[k][-1].max(axis=(1, 2)) for k in ("attn_value_to_key", "attn_query_to_value")}
+                diversity.observe(step, signals)
+                records["repetition_fraction"].append(diversity.fractions(step))
             diverged |= ~np.isfinite(records[f"loss_{measured}"][-1])
             newly = np.isnan(crossed_at) & (records[f"accuracy_{measured}"][-1] >= c.threshold)
             crossed_at[newly] = step
@@ -220,7 +318,7 @@ def train_recall(configs: Sequence[TransformerRecallConfig], device: str = "cpu"
                 break
         if step == c.max_steps:
             break
-        batch = sample_recall_ensemble(tasks, c.batch_size, train_gens).to(device)
+        batch = sample_recall_ensemble(tasks, c.batch_size, train_gens, per_member=diversity.overrides(step)).to(device)
         logits = _recall_forward(model, batch, c.n_tokens)  # (E, batch, V)
         loss = F.cross_entropy(logits.transpose(1, 2), batch.target, reduction="none").mean(1).sum()  # members independent
         optimizer.zero_grad(set_to_none=True)
@@ -234,11 +332,10 @@ def train_recall(configs: Sequence[TransformerRecallConfig], device: str = "cpu"
         curve: dict[str, np.ndarray] = {"step": steps}
         for key in [k for k in records if k.startswith(("loss_", "accuracy_"))]:
             curve[key] = np.array([r[e] for r in records[key]])
+        if diversity.active:
+            curve["repetition_fraction"] = np.array([r[e] for r in records["repetition_fraction"]])
         for key in ("attn_value_to_key", "attn_query_to_value"):
-            arr = np.stack([r[e] for r in records[key]])  # (n_evals, L, H)
-            for layer in range(L):
-                for head in range(H):
-                    curve[f"{key}_L{layer + 1}H{head + 1}"] = arr[:, layer, head]
+            curve |= attention_columns(key, np.stack([r[e] for r in records[key]]))  # from (n_evals, L, H)
         acc = curve[f"accuracy_{measured}"]
         ok = np.isfinite(curve[f"loss_{measured}"])
         emergence = first_crossing(steps[ok], acc[ok], cfg.threshold, direction="up") if ok.any() else NOT_REACHED
@@ -255,6 +352,7 @@ def train_recall(configs: Sequence[TransformerRecallConfig], device: str = "cpu"
                 "final_loss": float(curve[f"loss_{measured}"][-1]),
                 "seconds": seconds,
                 "device": device,
+                **({"switched_at": diversity.switched_at(e)} if diversity.active else {}),
             },
             curve=curve,
         ))

@@ -1,0 +1,264 @@
+"""Beyond the paper (2): when will emergence happen?
+
+* `predict_emergence(config)`: a predicted plateau (or emergence step) with an
+  interval, before any training. The toy model's comes from its reduced flow
+  (deterministic: the interval is the flow's own, zero up to the integrator's
+  tolerance); the Transformers' from the power laws fitted to the cached runs
+  of Figures 3 (regression) and 4 (recall) at the scale they were fitted on,
+  with the fit's parameter covariance and the scatter of a single run.
+* `early_warning(t, gap, observed_until, level)`: from the first part of one
+  run. During the plateau the linearisation says the attention logit gap grows
+  like A(cosh λt − 1); fitting A and λ to the record up to ``observed_until``
+  and solving A(cosh λt − 1) = ``level`` extrapolates to the crossing. The
+  level is in the fitted curve's own units (the linearisation underestimates
+  the real gap near the crossing, where it has stopped holding), so it is
+  calibrated on *other* runs of the same task: `calibrate_level`, used
+  leave-one-out by `early_warning_errors`.
+* `Prediction`: the held-out configurations that validate both, fixed here
+  before any of them was run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from dataclasses import dataclass
+from typing import Any, ClassVar, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .configs import ConfigError, ToyFlowConfig, ToyFullGDConfig, TransformerRecallConfig, TransformerRegressionConfig
+from .experiments import ScaledFigure, TRANSFORMER_SCALES
+from .metrics import NOT_REACHED, PowerLawFit, fit_power_law, mean_over_seeds
+from .recall import RECALL_SCALES
+
+# ------------------------------------------------------------------ predict_emergence --
+
+
+@dataclass(frozen=True)
+class EmergencePrediction:
+    """A predicted plateau length (toy: physical time; Transformers: steps) with a 95% interval."""
+
+    value: float
+    low: float
+    high: float
+    method: str
+
+
+def _differing_fields(config: Any, reference: Any, free: Sequence[str]) -> list[str]:
+    """The fields other than ``free`` in which ``config`` differs from ``reference`` (same class)."""
+    return [f.name for f in dataclasses.fields(config)
+            if f.name not in free and getattr(config, f.name) != getattr(reference, f.name)]
+
+
+@functools.lru_cache(maxsize=8)
+def regression_law(scale: str = "cpu") -> tuple[PowerLawFit, TransformerRegressionConfig]:
+    """Figure 3's law C·d^α·T^β·B^γ, fitted on the seed means of its cached B = 1 and B > 1 runs (its "joint"
+    table), and the run config it holds for (seed 0)."""
+    from .experiments import Figure3, figure3_tables
+
+    fig = Figure3(scale=scale)
+    results = fig.run(progress=False)
+    joint = figure3_tables(results, fig.grid)["joint"]
+    joint = joint[np.isfinite(joint["plateau_length"])]
+    return fit_power_law(joint, ["d", "T", "B"]), fig.sweeps()["T"][0]
+
+
+@functools.lru_cache(maxsize=8)
+def recall_law(scale: str, lr: float) -> tuple[PowerLawFit, TransformerRecallConfig]:
+    """Figure 4's law C·N_tokens^α·N_pairs^β at one learning rate, fitted on the seed means of its cached runs."""
+    from .recall import Figure4
+
+    fig = Figure4(scale=scale)
+    runs = [r for r in fig.sweeps()["grid"] if r.lr == lr]
+    if not runs:
+        raise ConfigError(f"lr must be one of Figure 4's learning rates at scale {scale!r} "
+                          f"({sorted({r.lr for r in fig.sweeps()['grid']})}), got {lr}")
+    from .experiments import cache_for
+    from .sweep import run_sweep
+
+    summary = run_sweep(runs, cache_for(scale), progress=False, executor="serial").summary
+    table = mean_over_seeds(summary, ["n_tokens", "n_pairs"], value="emergence_step")
+    table = table[np.isfinite(table["emergence_step"])]
+    return fit_power_law(table, ["n_tokens", "n_pairs"], target="emergence_step"), runs[0]
+
+
+def predict_emergence(config: Any, scale: str = "cpu") -> EmergencePrediction:
+    """The plateau (toy, regression) or emergence step (recall) of ``config``, predicted before training it.
+
+    * `ToyFlowConfig`, or `ToyFullGDConfig` from the reduction's start (zero init): the reduced flow.
+    * `TransformerRegressionConfig`: Figure 3's fitted law; the config must be one of Figure 3's runs at
+      ``scale`` but for T, d, B and the seed (otherwise the law says nothing about it: a ConfigError names
+      the fields that differ).
+    * `TransformerRecallConfig`: Figure 4's law at the config's learning rate, with the same rule.
+    """
+    from .runs import run_toy_flow
+
+    if isinstance(config, ToyFullGDConfig):
+        if config.init != "zero":
+            raise ConfigError("predict_emergence: the reduced flow starts from W = 0, a = 0 (init='zero'); got init='gaussian'")
+        config = ToyFlowConfig(T=config.T, d=config.d, B=config.B, p=config.p, x_tilde_norm=config.x_tilde_norm,
+                               threshold=config.threshold)
+    if isinstance(config, ToyFlowConfig):
+        (result,) = run_toy_flow([config])
+        value = float(result.summary["plateau_length"])
+        return EmergencePrediction(value, value, value, "reduced flow (Eqs. 12–14; 3-D with p > 0)")
+    if isinstance(config, TransformerRegressionConfig):
+        fit, reference = regression_law(scale)
+        free = ("T", "d", "B", "seed", "record_attention", "stop_factor", "max_steps")
+        what = "Figure 3's law"
+        point = {"d": [config.d], "T": [config.T], "B": [config.B]}
+    elif isinstance(config, TransformerRecallConfig):
+        fit, reference = recall_law(scale, config.lr)
+        free = ("n_tokens", "n_pairs", "seed", "stop_factor", "max_steps")
+        what = f"Figure 4's law at lr {config.lr:g}"
+        point = {"n_tokens": [config.n_tokens], "n_pairs": [config.n_pairs]}
+    else:
+        raise ConfigError(f"predict_emergence takes a toy, regression or recall run config, got {type(config).__name__}")
+    differ = _differing_fields(config, reference, free)
+    if differ:
+        raise ConfigError(f"predict_emergence: {what} was fitted at scale {scale!r} on runs that differ from this "
+                          f"config in {differ}; it predicts only for those runs' settings")
+    low, high = fit.prediction_interval(point)
+    return EmergencePrediction(float(fit.predict(point)[0]), float(low[0]), float(high[0]), f"{what} ({fit.formula()})")
+
+
+# ------------------------------------------------------------------ early warning --
+
+
+@dataclass(frozen=True)
+class GrowthFit:
+    """gap(t) ≈ A·(cosh λt − 1) fitted to the record up to ``observed_until``."""
+
+    amplitude: float
+    rate: float
+    observed_until: float
+    n_points: int
+
+    def gap(self, t: np.ndarray | float) -> np.ndarray:
+        return self.amplitude * (np.cosh(self.rate * np.asarray(t, dtype=float)) - 1.0)
+
+    def time_to(self, level: float) -> float:
+        """When the fitted growth reaches ``level`` (NOT_REACHED if it does not grow)."""
+        if not (self.amplitude > 0 and self.rate > 0 and level > 0):
+            return NOT_REACHED
+        return float(np.arccosh(1.0 + level / self.amplitude) / self.rate)
+
+
+def fit_growth(t: np.ndarray, gap: np.ndarray, observed_until: float, min_points: int = 5) -> GrowthFit | None:
+    """Least-squares A·(cosh λt − 1) on the points with 0 < t ≤ ``observed_until`` (None if too few).
+
+    λ is searched on a log grid (from 0.1 to 100 over the window) and refined once; for each λ the best A is
+    linear least squares. Only the gap's rise over its start enters: ``gap`` should be gap(t) − gap(0).
+    """
+    t, gap = np.asarray(t, dtype=float), np.asarray(gap, dtype=float)
+    keep = (t > 0) & (t <= observed_until) & np.isfinite(gap)
+    if keep.sum() < min_points:
+        return None
+    tt, gg = t[keep], gap[keep]
+
+    def best(rates: np.ndarray) -> tuple[float, float, float]:
+        basis = np.cosh(np.outer(rates, tt)) - 1.0  # (n_rates, n_points)
+        amp = np.maximum((basis @ gg) / np.maximum((basis * basis).sum(1), 1e-300), 0.0)
+        err = ((basis * amp[:, None] - gg) ** 2).sum(1)
+        i = int(np.argmin(err))
+        return float(rates[i]), float(amp[i]), float(err[i])
+
+    horizon = float(tt.max())
+    rate, _, _ = best(np.geomspace(0.1, 100.0, 241) / horizon)
+    rate, amp, _ = best(rate * np.geomspace(0.95, 1.05, 41))
+    return GrowthFit(amp, rate, observed_until, int(keep.sum()))
+
+
+def calibrate_level(fits: Sequence[GrowthFit], crossings: Sequence[float]) -> float:
+    """The crossing level in the fitted curves' own units: the median of A(cosh λ t_cross − 1) over runs."""
+    values = [f.gap(t) for f, t in zip(fits, crossings) if f is not None and np.isfinite(t)]
+    return float(np.median(values)) if values else float("nan")
+
+
+def logit_gap(mass: np.ndarray) -> np.ndarray:
+    """The attention logit gap a mass m on the relevant token(s) implies, relative to its start: logit m − logit m₀.
+    (For the toy, α = 1/((T−1)e^{−Δa} + 1) makes this Δa − Δa₀ exactly.)"""
+    m = np.clip(np.asarray(mass, dtype=float), 1e-12, 1 - 1e-12)
+    z = np.log(m / (1 - m))
+    return z - z[0]
+
+
+def early_warning_errors(runs: Sequence[tuple[np.ndarray, np.ndarray, float]], fractions: Sequence[float]) -> pd.DataFrame:
+    """Leave-one-out early warning over ``runs`` = (t, gap, measured crossing) each.
+
+    For each fraction f and run i: fit the growth on t ≤ f·crossing_i, calibrate the level on the *other* runs'
+    fits at the same f, and predict run i's crossing. One row per (fraction, run) with the prediction and the
+    log-error ln(predicted / measured) (NaN where the fit failed or did not grow)."""
+    rows = []
+    for f in fractions:
+        fits = [fit_growth(t, g, f * cross) if np.isfinite(cross) else None for t, g, cross in runs]
+        for i, (t, g, cross) in enumerate(runs):
+            if not np.isfinite(cross):
+                continue
+            others = [fits[j] for j in range(len(runs)) if j != i]
+            crossings = [runs[j][2] for j in range(len(runs)) if j != i]
+            level = calibrate_level(others, crossings)
+            pred = fits[i].time_to(level) if fits[i] is not None and np.isfinite(level) else float("nan")
+            ok = np.isfinite(pred) and pred > 0
+            rows.append({"fraction observed": f, "run": i, "measured": cross, "predicted": pred if ok else np.nan,
+                         "log error": float(np.log(pred / cross)) if ok else np.nan,
+                         "growth rate": fits[i].rate if fits[i] is not None else np.nan})
+    return pd.DataFrame(rows)
+
+
+def error_curve(errors: pd.DataFrame) -> pd.DataFrame:
+    """Per fraction observed: median |log error|, its 90th percentile and how many runs got a prediction."""
+    g = errors.groupby("fraction observed")
+    return pd.DataFrame({
+        "median |log error|": g["log error"].apply(lambda s: float(np.nanmedian(np.abs(s))) if s.notna().any() else np.nan),
+        "90th percentile": g["log error"].apply(lambda s: float(np.nanpercentile(np.abs(s), 90)) if s.notna().any() else np.nan),
+        "predicted": g["log error"].apply(lambda s: int(s.notna().sum())),
+        "runs": g["log error"].size(),
+    }).reset_index()
+
+
+# ------------------------------------------------------------------ held-out runs --
+
+# Chosen before any was run, inside the fitted grids (but off their points) and one step outside each.
+HELD_OUT: dict[str, dict[str, Any]] = {
+    "smoke": {"toy": ((48, 6, 0.0),), "regression": ((12, 3),), "recall": ((10, 3),), "recall_lr": 3e-3},
+    "cpu": {
+        "toy": ((384, 24, 0.0), (768, 48, 0.2), (1536, 12, 0.4)),  # (T, d, p); full GD with W* ~ N(0, 1/d)
+        "regression": ((24, 12), (48, 6), (48, 24), (96, 12), (128, 48)),  # (T, d): Figure 3's grid is 16–128 × 4–32
+        "recall": ((24, 5), (48, 7), (64, 10)),  # (n_tokens, n_pairs): Figure 4's is 16–64 × 4–8
+        "recall_lr": 1e-3,
+    },
+    "paper": {
+        "toy": ((384, 24, 0.0), (768, 48, 0.2), (1536, 12, 0.4)),
+        "regression": ((48, 24), (96, 48), (192, 96)),
+        "recall": ((48, 12), (96, 24), (192, 48)),
+        "recall_lr": 1e-4,
+    },
+}
+
+
+@dataclass(frozen=True)
+class Prediction(ScaledFigure):
+    """Held-out runs for `predict_emergence` (they also record attention, for the early warning)."""
+
+    name: ClassVar[str] = "When will it emerge?"
+    GRIDS: ClassVar[dict[str, dict[str, Any]]] = HELD_OUT
+
+    def sweeps(self) -> dict[str, list[Any]]:
+        from .experiments import Figure3
+        from .recall import Figure4
+
+        g = self.grid
+        reg = Figure3(scale=self.scale).sweeps()["T"][0]
+        rec = [r for r in Figure4(scale=self.scale).sweeps()["grid"] if r.lr == g["recall_lr"]][0]
+        seeds = TRANSFORMER_SCALES[self.scale]["seeds"]
+        return {
+            "toy": [ToyFullGDConfig(T=T, d=d, p=p, lr=1.0, t_max=8.0 * np.sqrt(d) * T, target="gaussian")
+                    for T, d, p in g["toy"]],
+            "regression": [dataclasses.replace(reg, T=T, d=d, seed=s, record_attention=True)
+                           for s in seeds for T, d in g["regression"]],
+            "recall": [dataclasses.replace(rec, n_tokens=V, n_pairs=N, seed=s)
+                       for s in RECALL_SCALES[self.scale]["seeds"] for V, N in g["recall"]],
+        }
