@@ -29,9 +29,10 @@ import pandas as pd
 
 from .configs import ToyFlowConfig, TransformerRecallConfig, TransformerRegressionConfig
 from .experiments import ScaledFigure
-from .metrics import NOT_REACHED, first_crossing, plateau_length
-from .recall import RECALL_SCALES
 from .experiments import TRANSFORMER_SCALES
+from .metrics import first_crossing, plateau_length
+from .recall import RECALL_SCALES
+from .schedules import DiversitySchedule
 from .sweep import SweepResult
 
 # Schedules per task and scale, as spec strings (`schedules.DiversitySchedule.parse`). "constant" with the
@@ -40,9 +41,9 @@ STEERING_SCALES: dict[str, dict[str, Any]] = {
     "smoke": {
         "toy": {"T": 32, "d": 32, "p": 0.6, "taus": (10.0, 30.0, 60.0), "half_lives": (30.0,), "alpha_levels": (0.2,),
                 "t_max": 1000.0},
-        "recall": {"B": 2, "p": 0.0, "seeds": (0,), "schedules": ("constant", "step:100", "annealed:100",
-                                                                  "triggered:attn_query_to_value>=0.15")},
-        "regression": {"T": 16, "d": 8, "p": 0.4, "lr": 3e-3, "max_steps": 600, "seeds": (0,),
+        "recall": {"B": 2, "p": 0.0, "seeds": (0,), "steps": 300, "schedules": ("constant", "step:100", "annealed:100",
+                                                                                "triggered:attn_query_to_value>=0.15")},
+        "regression": {"T": 16, "d": 8, "p": 0.4, "lr": 3e-3, "max_steps": 300, "seeds": (0,),
                        "schedules": ("constant", "step:50", "annealed:50", "triggered:attn_relevant>=0.2")},
     },
     "cpu": {
@@ -91,7 +92,7 @@ class Steering(ScaledFigure):
         g, f = self.grid["recall"], RECALL_SCALES[self.scale]
         r = RECALL_SCALES[self.scale]
         base = dict(n_tokens=f["fig5"]["n_tokens"], n_pairs=f["fig5"]["n_pairs"], lr=f["fig5"]["lr"],
-                    max_steps=f["fig5"]["steps"], stop_factor=None, threshold=r["threshold"], eval_size=r["eval_size"],
+                    max_steps=g.get("steps", f["fig5"]["steps"]), stop_factor=None, threshold=r["threshold"], eval_size=r["eval_size"],
                     **r["model"])
         # Seed by seed (a cut-short sweep has whole seeds); the first run of each is Figure 5's B = 1 (no repetition).
         return [c for s in g["seeds"] for c in [TransformerRecallConfig(seed=s, **base)] + [
@@ -112,10 +113,70 @@ class Steering(ScaledFigure):
 
 
 def schedule_label(spec: str, repeated: bool) -> str:
-    """A table's name for a run's schedule: "none" without repetition, else the schedule's kind."""
-    from .schedules import DiversitySchedule
-
+    """A table's name for a run's schedule: "no repetition", "constant repetition", or the schedule's kind."""
     if not repeated:
         return "no repetition"
-    s = DiversitySchedule.parse(spec)
-    return {"constant": "constant repetition"}.get(s.kind, s.kind)
+    kind = DiversitySchedule.parse(spec).kind
+    return "constant repetition" if kind == "constant" else kind
+
+
+def _schedule_columns(row: pd.Series) -> dict[str, Any]:
+    s = DiversitySchedule.parse(row["schedule"])
+    repeated = bool(row["B"] > 1 or row["p"] > 0)
+    return {"schedule": schedule_label(row["schedule"], repeated), "setting": s.label if repeated else "—",
+            "parameter": s.at if s.kind in ("step", "annealed") else (s.level if s.kind == "triggered" else np.nan)}
+
+
+def toy_schedule_table(result: SweepResult) -> pd.DataFrame:
+    """One row per toy flow: schedule, its parameter (τ, half-life or α level), plateau on test loss, switch
+    time, and the final test loss."""
+    rows = []
+    for _, r in result.summary.iterrows():
+        rows.append({**_schedule_columns(r), "plateau": r["plateau_length"],
+                     "switched_at": r.get("switched_at", np.nan), "final test loss": r["final_loss"]})
+    return pd.DataFrame(rows)
+
+
+def best_switch(toy: pd.DataFrame, kind: str) -> pd.Series:
+    """The row of ``kind`` ("step", "annealed", "triggered") with the shortest plateau."""
+    rows = toy[toy["schedule"] == kind]
+    return rows.loc[rows["plateau"].idxmin()]
+
+
+def recall_schedule_table(result: SweepResult, level: float) -> pd.DataFrame:
+    """Per recall run: schedule, seed, steps to ``level`` test accuracy, best and final test accuracy, the
+    overfitting dip (best − final), and when repetition switched off."""
+    rows = []
+    for run_id, g in result.curves.groupby("run", sort=False):
+        r = result.summary.loc[result.summary["run"] == run_id].iloc[0]
+        acc = g["accuracy_test"].to_numpy()
+        rows.append({**_schedule_columns(r), "seed": int(r["seed"]),
+                     "emergence step": first_crossing(g["step"].to_numpy(), acc, level, direction="up"),
+                     "best test accuracy": float(acc.max()), "final test accuracy": float(acc[-1]),
+                     "dip": float(acc.max() - acc[-1]), "switched_at": r.get("switched_at", np.nan)})
+    return pd.DataFrame(rows)
+
+
+def regression_schedule_table(result: SweepResult, threshold: float) -> pd.DataFrame:
+    """Per regression run: schedule, seed, plateau on data without repetition, best and final test loss, the
+    overfitting rise (final − best), and when repetition switched off."""
+    rows = []
+    for run_id, g in result.curves.groupby("run", sort=False):
+        r = result.summary.loc[result.summary["run"] == run_id].iloc[0]
+        loss = g["loss_no_repetition"].to_numpy()
+        rows.append({**_schedule_columns(r), "seed": int(r["seed"]),
+                     "plateau": plateau_length(g["step"].to_numpy(), loss, threshold),
+                     "best test loss": float(loss.min()), "final test loss": float(loss[-1]),
+                     "rise": float(loss[-1] - loss.min()), "switched_at": r.get("switched_at", np.nan)})
+    return pd.DataFrame(rows)
+
+
+def schedule_means(table: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """Seed means (and standard deviations, "± …") of ``columns`` per schedule, in the table's order."""
+    order = list(dict.fromkeys(table["schedule"]))
+    g = table.groupby("schedule", sort=False)
+    out = g[columns].mean()
+    for c in columns:
+        out[f"± {c}"] = g[c].std()
+    out["seeds"] = g.size()
+    return out.loc[order].reset_index()

@@ -80,7 +80,9 @@ class Claim:
 
     @property
     def figure_number(self) -> int:
-        return int(re.match(r"\d+", self.figure).group())  # type: ignore[union-attr]
+        """The paper's figure number; "B<n>" (beyond the paper) sorts after every figure."""
+        m = re.match(r"(B?)(\d+)", self.figure)
+        return (100 if m.group(1) else 0) + int(m.group(2))  # type: ignore[union-attr]
 
     def status(self, ours: float) -> Status:
         assert self.tolerance is not None
@@ -188,6 +190,47 @@ CLAIMS: tuple[Claim, ...] = (
     _c("figure17.select_layer_12_pairs", "17", "A5_recall_mechanism",
        "The selecting pattern forms in layer 4 of 4 (at 12 pairs)", "layer 4", 4.0,
        "modal layer of the query→value pattern at 12 pairs (pre-LN, placement sweep)", A(absolute=0.0), fmt=".0f"),
+    # ---- Beyond the paper: findings of this book's own experiments ("paper" says what the paper proposes, if anything)
+    _c("steering.toy_step_gain", "B1", "B1_steering",
+       "Toy model: switching repetition off at the right time beats constant repetition",
+       "proposed (§5), not tested", None, "constant-repetition plateau over the best step schedule's (3-D flow)",
+       A(low=1.1)),
+    _c("steering.toy_linearised_tau", "B1", "B1_steering",
+       "Toy model: the linearisation locates the best switch time", "—", 1.0,
+       "the linearisation's best τ over the flow's best τ", A(relative=0.2), expected="differs",
+       note="the linearisation says repeat until escape; the flow's best switch lies inside the escape"),
+    _c("steering.recall_triggered_speedup", "B1", "B1_steering",
+       "Recall: a triggered schedule keeps repetition's speed-up", "proposed (§5), not tested", None,
+       "steps to 50% test accuracy without repetition over the same with the triggered schedule (seed means)",
+       A(low=1.2)),
+    _c("steering.recall_triggered_accuracy", "B1", "B1_steering",
+       "Recall: a triggered schedule ends as accurate as no repetition", "proposed (§5), not tested", None,
+       "final test accuracy, triggered minus no repetition (seed means)", A(low=-0.02), fmt="+.3f"),
+    _c("steering.recall_heavy_accuracy", "B1", "B1_steering",
+       "Recall: constant heavy repetition ends less accurate (Figure 5's cost)", "overfits (Figure 5)", None,
+       "final test accuracy, constant B = 4 minus no repetition (seed means)", A(high=-0.02), fmt="+.3f"),
+    _c("steering.regression_triggered_speedup", "B1", "B1_steering",
+       "Regression: a triggered schedule keeps cross-sample repetition's speed-up", "—", None,
+       "plateau without repetition over the triggered schedule's (seed means, loss 0.4 without repetition)",
+       A(low=1.2)),
+    _c("prediction.toy_heldout", "B2", "B2_prediction",
+       "Toy model: the reduced flow predicts held-out full-GD runs ($W^*$ Gaussian)", "—", None,
+       "largest |ln(measured / predicted)| over the held-out (T, d, p)", A(high=0.1), fmt=".3f"),
+    _c("prediction.transformer_heldout_inside", "B2", "B2_prediction",
+       "Transformers: the fitted laws' 95% intervals cover held-out runs", "—", None,
+       "fraction of held-out regression and recall configurations inside their interval", A(low=0.6)),
+    _c("prediction.early_warning_toy", "B2", "B2_prediction",
+       "Toy model: the early warning predicts the crossing from 20% of a run", "—", None,
+       "median |ln(predicted / measured)| from the first 20% (Figure 1's flows, leave one out)", A(high=0.05),
+       fmt=".3f"),
+    _c("prediction.early_warning_recall", "B2", "B2_prediction",
+       "Recall: the early warning predicts emergence within a factor 1.25 from half a run", "—", None,
+       "median |ln(predicted / measured)| from the first 50% (Figure 4's runs, leave one out)", A(high=0.223),
+       expected="differs", note="the attention gap stays flat, then jumps: its early growth is not the toy's cosh"),
+    _c("prediction.early_warning_regression", "B2", "B2_prediction",
+       "Regression: the early warning predicts the plateau within a factor 1.25 from half a run", "—", None,
+       "median |ln(predicted / measured)| from the first 50% (held-out runs, leave one out)", A(high=0.223),
+       expected="differs", note="as in recall"),
     # ---- Not computed here
     Claim("table1.paper_scale", "3", None, "Figure 3 on the paper\'s own grid (Table 1: width 256, $T$ up to 256)",
           "$0.76\\,d^{1.29}T^{0.80}B^{-0.80}$", None, "the chapter's paper scale; needs a GPU", None, "not run"),
@@ -276,12 +319,15 @@ CHAPTER_FIGURES: dict[str, tuple[str, ...]] = {
     "A3_transformer_dynamics": ("figure3", "figure11"),
     "A4_transformer_ablations": ("figure13", "figure14", "figure15"),
     "A5_recall_mechanism": ("figure16", "figure17"),
+    "B1_steering": ("steering",),
+    "B2_prediction": ("prediction", "figure1", "figure3", "figure4"),
 }
 
 CHAPTER_LABELS: dict[str, str] = {
     "01_toy_model": "Ch. 1", "02_repetition_toy": "Ch. 2", "03_transformer": "Ch. 3", "04_associative_recall": "Ch. 4",
     "A1_toy_theory": "App. A1", "A2_toy_checks": "App. A2", "A3_transformer_dynamics": "App. A3",
     "A4_transformer_ablations": "App. A4", "A5_recall_mechanism": "App. A5",
+    "B1_steering": "Beyond 1", "B2_prediction": "Beyond 2",
 }
 
 

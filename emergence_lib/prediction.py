@@ -185,15 +185,26 @@ def logit_gap(mass: np.ndarray) -> np.ndarray:
     return z - z[0]
 
 
+def observed_gap(t: np.ndarray, gaps: np.ndarray, observed_until: float) -> np.ndarray:
+    """The gap to extrapolate: ``gaps`` itself if 1-D; if (n, heads), the head whose gap is largest at the last
+    observed point (the one carrying the pattern, as far as the observer can tell then)."""
+    gaps = np.asarray(gaps, dtype=float)
+    if gaps.ndim == 1:
+        return gaps
+    seen = np.flatnonzero(np.asarray(t) <= observed_until)
+    return gaps[:, int(np.argmax(gaps[seen[-1]]))] if len(seen) else gaps[:, 0]
+
+
 def early_warning_errors(runs: Sequence[tuple[np.ndarray, np.ndarray, float]], fractions: Sequence[float]) -> pd.DataFrame:
-    """Leave-one-out early warning over ``runs`` = (t, gap, measured crossing) each.
+    """Leave-one-out early warning over ``runs`` = (t, gap, measured crossing) each; gap is 1-D, or (n, heads)
+    (see `observed_gap`).
 
     For each fraction f and run i: fit the growth on t ≤ f·crossing_i, calibrate the level on the *other* runs'
     fits at the same f, and predict run i's crossing. One row per (fraction, run) with the prediction and the
     log-error ln(predicted / measured) (NaN where the fit failed or did not grow)."""
     rows = []
     for f in fractions:
-        fits = [fit_growth(t, g, f * cross) if np.isfinite(cross) else None for t, g, cross in runs]
+        fits = [fit_growth(t, observed_gap(t, g, f * cross), f * cross) if np.isfinite(cross) else None for t, g, cross in runs]
         for i, (t, g, cross) in enumerate(runs):
             if not np.isfinite(cross):
                 continue
@@ -262,3 +273,60 @@ class Prediction(ScaledFigure):
             "recall": [dataclasses.replace(rec, n_tokens=V, n_pairs=N, seed=s)
                        for s in RECALL_SCALES[self.scale]["seeds"] for V, N in g["recall"]],
         }
+
+
+# ------------------------------------------------------------------ readers --
+
+
+def _per_run(result: Any):
+    """(summary row, curve) per run of a sweep, in order."""
+    for run_id, curve in result.curves.groupby("run", sort=False):
+        yield result.summary.loc[result.summary["run"] == run_id].iloc[0], curve
+
+
+def toy_warning_runs(result: Any) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """(t, Δa − Δa₀, plateau) per reduced flow: the toy model's logit gap is recorded exactly."""
+    return [(c["t"].to_numpy(), c["delta_a"].to_numpy() - float(c["delta_a"].iloc[0]), float(r["plateau_length"]))
+            for r, c in _per_run(result)]
+
+
+def attention_warning_runs(result: Any, recording: str, crossing: str) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    """(step, per-head logit gap (n, layers·heads), the summary's ``crossing``) per Transformer run, from the
+    attention ``recording`` (recall: "attn_query_to_value"; regression: "attn_relevant")."""
+    from .training import attention_array
+
+    out = []
+    for r, c in _per_run(result):
+        weights = attention_array(c, recording)  # (n_evals, layers, heads)
+        flat = weights.reshape(len(c), -1)
+        out.append((c["step"].to_numpy(), np.stack([logit_gap(flat[:, k]) for k in range(flat.shape[1])], 1),
+                    float(r[crossing])))
+    return out
+
+
+def held_out_table(results: dict[str, Any], scale: str) -> pd.DataFrame:
+    """Per held-out configuration: predicted (with its 95% interval), measured (seed mean), the log-error
+    ln(measured / predicted), and whether the measurement lies in the interval."""
+    rows = []
+    for task, key, value in (("toy", ["T", "d", "p"], "plateau_length"), ("regression", ["T", "d"], "plateau_length"),
+                             ("recall", ["n_tokens", "n_pairs"], "emergence_step")):
+        summary = results[task].summary
+        for point, g in summary.groupby(key, sort=False):
+            config = _config_of(task, summary, g.index[0], scale)
+            pred = predict_emergence(config, scale)
+            measured = float(g[value].mean())
+            rows.append({"task": task, "configuration": ", ".join(f"{k} = {v:g}" for k, v in zip(key, point)),
+                         "seeds": len(g), "predicted": pred.value, "low": pred.low, "high": pred.high,
+                         "measured": measured, "log error": float(np.log(measured / pred.value)),
+                         "inside interval": bool(pred.low <= measured <= pred.high) if task != "toy" else np.nan})
+    return pd.DataFrame(rows)
+
+
+def _config_of(task: str, summary: pd.DataFrame, i: int, scale: str) -> Any:
+    """The run config of row ``i`` of a held-out sweep (rebuilt from the figure, matched by its run key)."""
+    from .cache import run_key
+
+    for c in Prediction(scale=scale).sweeps()[task]:
+        if run_key(c) == summary.loc[i, "run"]:
+            return c
+    raise KeyError(f"run {summary.loc[i, 'run']} is not one of the held-out {task} runs")

@@ -170,3 +170,69 @@ def scheduled_cross_sample_flow(
         n_steps=np.array([0]), train_loss=cross_sample_loss(wt, w, da, T, d, p, x_tilde_norm), w_tilde=wt,
     )
     return traj, switch
+
+
+def _expm(M: np.ndarray) -> np.ndarray:
+    """Matrix exponential by scaling and squaring of a Taylor series (small matrices; numpy has none)."""
+    n = max(0, int(np.ceil(np.log2(max(float(np.abs(M).sum(1).max()), 1e-300)))) + 1)
+    X, out, term = M / 2.0**n, np.eye(len(M)), np.eye(len(M))
+    for k in range(1, 24):
+        term = term @ X / k
+        out = out + term
+    for _ in range(n):
+        out = out @ out
+    return out
+
+
+def linearised_system(T: float, d: float, p: float, c: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """(b, J): the 3-D flow linearised at its start, dy/dt ≈ b + J y with y = (w̃, w, Δa) (central differences)."""
+    def flow(y: np.ndarray) -> np.ndarray:
+        return -np.array(cross_sample_gradients(y[0], y[1], y[2], T, d, p, c), dtype=float)
+
+    b, J, h = flow(np.zeros(3)), np.zeros((3, 3)), 1e-6
+    for j in range(3):
+        e = np.zeros(3)
+        e[j] = h
+        J[:, j] = (flow(e) - flow(-e)) / (2 * h)
+    return b, J
+
+
+def _propagator(T: float, d: float, p: float, dt: float) -> np.ndarray:
+    """exp(M dt) for the affine linearised flow in homogeneous coordinates (w̃, w, Δa, 1)."""
+    b, J = linearised_system(T, d, p)
+    M = np.zeros((4, 4))
+    M[:3, :3], M[:3, 3] = J, b
+    return _expm(M * dt)
+
+
+def linearised_gap(T: float, d: float, p: float, tau: float, t_max: float, n_points: int = 4000) -> tuple[np.ndarray, np.ndarray]:
+    """(t, Δa(t)) of the linearised flow trained at p until τ and at p = 0 after, on a uniform grid of
+    ``n_points`` steps up to ``t_max`` (a step schedule; τ = inf: constant p). The switch is at the first grid
+    point ≥ τ (resolution t_max / n_points)."""
+    dt = t_max / n_points
+    P_on, P_off = _propagator(T, d, p, dt), _propagator(T, d, 0.0, dt)
+    t = np.arange(n_points + 1) * dt
+    y, out = np.array([0.0, 0.0, 0.0, 1.0]), np.empty(n_points + 1)
+    out[0] = 0.0
+    for k in range(n_points):
+        y = (P_on if t[k] < tau else P_off) @ y
+        out[k + 1] = y[2]
+    return t, out
+
+
+def linearised_step_plateaus(T: float, d: float, p: float, taus: np.ndarray, constant_plateau: float,
+                             t_max: float, n_points: int = 4000) -> np.ndarray:
+    """The plateau the linearisation predicts under a step schedule, for each τ.
+
+    The linearised flow cannot itself cross a loss threshold (it leaves its validity first), so escape is read
+    as its gap Δa reaching a level, calibrated so that constant repetition escapes at its measured
+    ``constant_plateau``. Then each τ's predicted plateau is when its piecewise-linear Δa reaches that level.
+    """
+    t, gap = linearised_gap(T, d, p, np.inf, t_max, n_points)
+    level = float(np.interp(constant_plateau, t, gap))
+    out = []
+    for tau in np.asarray(taus, dtype=float):
+        t, gap = linearised_gap(T, d, p, tau, t_max, n_points)
+        above = np.flatnonzero(gap >= level)
+        out.append(float(np.interp(level, gap[above[0] - 1: above[0] + 1], t[above[0] - 1: above[0] + 1])) if len(above) else np.inf)
+    return np.array(out)

@@ -1,0 +1,87 @@
+"""predict_emergence and the early warning: the fit recovers what it is given; the laws refuse what they were not
+fitted on; intervals cover what they claim."""
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from emergence_lib.configs import ConfigError, ToyFlowConfig, ToyFullGDConfig, TransformerRegressionConfig
+from emergence_lib.metrics import fit_power_law
+from emergence_lib.prediction import (Prediction, calibrate_level, early_warning_errors, fit_growth, logit_gap,
+                                      observed_gap, predict_emergence)
+from emergence_lib.toy import attention
+
+
+def test_fit_growth_recovers_amplitude_and_rate():
+    t = np.geomspace(0.1, 500, 300)
+    fit = fit_growth(t, 0.3 * (np.cosh(0.004 * t) - 1), observed_until=500)
+    assert fit.rate == pytest.approx(0.004, rel=0.01) and fit.amplitude == pytest.approx(0.3, rel=0.03)
+    assert fit.time_to(fit.gap(900.0)) == pytest.approx(900.0, rel=1e-9)
+    assert fit_growth(t, t * 0, observed_until=0.105) is None  # too few points (2)
+
+
+def test_early_warning_is_exact_when_every_run_crosses_at_the_same_level_of_its_growth():
+    runs = []
+    for lam in (0.001, 0.002, 0.004, 0.008):
+        t = np.geomspace(0.1, 3 / lam, 400)
+        runs.append((t, np.cosh(lam * t) - 1, float(np.arccosh(1 + 2.0) / lam)))  # crossing where the growth reaches 2
+    errors = early_warning_errors(runs, (0.3, 0.6))
+    assert errors["log error"].abs().max() < 0.02
+
+
+def test_the_level_is_calibrated_on_the_other_runs_only():
+    runs = [(np.geomspace(0.1, 2000, 300), np.cosh(0.002 * np.geomspace(0.1, 2000, 300)) - 1, c) for c in (600.0, 900.0)]
+    fits = [fit_growth(t, g, 0.5 * c) for t, g, c in runs]
+    assert calibrate_level(fits[1:], [900.0]) == pytest.approx(np.cosh(0.002 * 900) - 1, rel=0.02)
+
+
+def test_logit_gap_of_the_toy_attention_is_the_logit_gap():
+    delta_a = np.linspace(0, 5, 50)
+    assert logit_gap(attention(delta_a, 64, 1)) == pytest.approx(delta_a, abs=1e-9)
+
+
+def test_observed_gap_picks_the_head_largest_when_observation_stops():
+    t = np.arange(10.0)
+    gaps = np.stack([t, 10 - t], 1)
+    assert (observed_gap(t, gaps, 2.0) == gaps[:, 1]).all() and (observed_gap(t, gaps, 8.0) == gaps[:, 0]).all()
+
+
+def test_prediction_interval_covers_about_95_percent_of_new_runs():
+    rng = np.random.default_rng(0)
+    d = rng.uniform(4, 64, 40)
+    T = rng.uniform(16, 256, 40)
+    law = lambda d, T: 2.0 * d**1.1 * T**0.8  # noqa: E731
+    fit = fit_power_law(pd.DataFrame({"d": d, "T": T, "plateau_length": law(d, T) * np.exp(rng.normal(0, 0.2, 40))}), ["d", "T"])
+    d2, T2 = rng.uniform(4, 64, 2000), rng.uniform(16, 256, 2000)
+    new = law(d2, T2) * np.exp(rng.normal(0, 0.2, 2000))
+    low, high = fit.prediction_interval({"d": d2, "T": T2})
+    assert 0.9 < np.mean((low <= new) & (new <= high)) < 0.99
+
+
+def test_toy_prediction_is_the_reduced_flow():
+    pred = predict_emergence(ToyFlowConfig(T=64, d=16))
+    assert pred.low == pred.value == pred.high and 0.5 < pred.value / (1.44 * 4 * 64) < 2
+    with pytest.raises(ConfigError, match="init"):
+        predict_emergence(ToyFullGDConfig(T=64, d=16, init="gaussian"))
+
+
+def test_a_law_refuses_a_config_it_was_not_fitted_on():
+    reference = Prediction(scale="cpu").sweeps()["regression"][0]
+    predict_emergence(reference)  # a held-out point: T, d free
+    with pytest.raises(ConfigError, match="lr"):
+        predict_emergence(dataclasses.replace(reference, lr=3e-4))
+    with pytest.raises(ConfigError, match="predict_emergence takes"):
+        predict_emergence("T=32")
+
+
+def test_held_out_points_are_off_the_fitted_grids():
+    from emergence_lib.experiments import TRANSFORMER_SCALES
+    from emergence_lib.recall import RECALL_SCALES
+
+    held = Prediction(scale="cpu").grid
+    g, r = TRANSFORMER_SCALES["cpu"], RECALL_SCALES["cpu"]
+    assert not any(T in g["T"] and d in g["d"] for T, d in held["regression"])
+    assert not any(V in r["n_tokens"] and N in r["n_pairs"] for V, N in held["recall"])
+    assert isinstance(Prediction(scale="cpu").sweeps()["regression"][0], TransformerRegressionConfig)
