@@ -22,6 +22,9 @@ Modules, one concern each:
   plotting     the book's style and standard panels
   claims       the registry of the paper's claims: value, tolerance, expected status; the landing table
   report       what a chapter shows: titled tables, glued figures and numbers
+  schedules    data-diversity schedules: how much repetition is on at each step (constant, step, triggered, annealed)
+  beyond       beyond the paper (1): the schedules on the three tasks, and their tables
+  prediction   beyond the paper (2): predict_emergence, the early warning, the held-out runs
 """
 
 __version__ = "0.1.0"
