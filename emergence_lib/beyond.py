@@ -133,7 +133,7 @@ def toy_schedule_table(result: SweepResult) -> pd.DataFrame:
     rows = []
     for _, r in result.summary.iterrows():
         rows.append({**_schedule_columns(r), "plateau": r["plateau_length"],
-                     "switched_at": r.get("switched_at", np.nan), "final test loss": r["final_loss"]})
+                     "switched off at": r.get("switched_at", np.nan), "final test loss": r["final_loss"]})
     return pd.DataFrame(rows)
 
 
@@ -153,7 +153,7 @@ def recall_schedule_table(result: SweepResult, level: float) -> pd.DataFrame:
         rows.append({**_schedule_columns(r), "seed": int(r["seed"]),
                      "emergence step": first_crossing(g["step"].to_numpy(), acc, level, direction="up"),
                      "best test accuracy": float(acc.max()), "final test accuracy": float(acc[-1]),
-                     "dip": float(acc.max() - acc[-1]), "switched_at": r.get("switched_at", np.nan)})
+                     "dip": float(acc.max() - acc[-1]), "switched off at": r.get("switched_at", np.nan)})
     return pd.DataFrame(rows)
 
 
@@ -167,7 +167,7 @@ def regression_schedule_table(result: SweepResult, threshold: float) -> pd.DataF
         rows.append({**_schedule_columns(r), "seed": int(r["seed"]),
                      "plateau": plateau_length(g["step"].to_numpy(), loss, threshold),
                      "best test loss": float(loss.min()), "final test loss": float(loss[-1]),
-                     "rise": float(loss[-1] - loss.min()), "switched_at": r.get("switched_at", np.nan)})
+                     "rise": float(loss[-1] - loss.min()), "switched off at": r.get("switched_at", np.nan)})
     return pd.DataFrame(rows)
 
 

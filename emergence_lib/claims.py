@@ -196,7 +196,7 @@ CLAIMS: tuple[Claim, ...] = (
        "proposed (§5), not tested", None, "constant-repetition plateau over the best step schedule's (3-D flow)",
        A(low=1.1)),
     _c("steering.toy_linearised_tau", "B1", "B1_steering",
-       "Toy model: the linearisation locates the best switch time", "—", 1.0,
+       "Toy model: the linearisation locates the best switch time", "ratio 1 (the same τ)", 1.0,
        "the linearisation's best τ over the flow's best τ", A(relative=0.2), expected="differs",
        note="the linearisation says repeat until escape; the flow's best switch lies inside the escape"),
     _c("steering.recall_triggered_speedup", "B1", "B1_steering",

@@ -234,7 +234,7 @@ def error_curve(errors: pd.DataFrame) -> pd.DataFrame:
 
 # Chosen before any was run, inside the fitted grids (but off their points) and one step outside each.
 HELD_OUT: dict[str, dict[str, Any]] = {
-    "smoke": {"toy": ((48, 6, 0.0),), "regression": ((12, 3),), "recall": ((10, 3),), "recall_lr": 3e-3},
+    "smoke": {"toy": ((48, 6, 0.0),), "regression": ((12, 3),), "recall": ((10, 3),), "recall_lr": 3e-3, "max_steps": 300},
     "cpu": {
         "toy": ((384, 24, 0.0), (768, 48, 0.2), (1536, 12, 0.4)),  # (T, d, p); full GD with W* ~ N(0, 1/d)
         "regression": ((24, 12), (48, 6), (48, 24), (96, 12), (128, 48)),  # (T, d): Figure 3's grid is 16–128 × 4–32
@@ -265,12 +265,16 @@ class Prediction(ScaledFigure):
         reg = Figure3(scale=self.scale).sweeps()["T"][0]
         rec = [r for r in Figure4(scale=self.scale).sweeps()["grid"] if r.lr == g["recall_lr"]][0]
         seeds = TRANSFORMER_SCALES[self.scale]["seeds"]
+
+        def budget(reference: Any) -> dict[str, int]:  # smoke: a shorter budget than the figures' (seconds, not minutes)
+            return {"max_steps": g["max_steps"]} if "max_steps" in g else {}
+
         return {
             "toy": [ToyFullGDConfig(T=T, d=d, p=p, lr=1.0, t_max=8.0 * np.sqrt(d) * T, target="gaussian")
                     for T, d, p in g["toy"]],
-            "regression": [dataclasses.replace(reg, T=T, d=d, seed=s, record_attention=True)
+            "regression": [dataclasses.replace(reg, T=T, d=d, seed=s, record_attention=True, **budget(reg))
                            for s in seeds for T, d in g["regression"]],
-            "recall": [dataclasses.replace(rec, n_tokens=V, n_pairs=N, seed=s)
+            "recall": [dataclasses.replace(rec, n_tokens=V, n_pairs=N, seed=s, **budget(rec))
                        for s in RECALL_SCALES[self.scale]["seeds"] for V, N in g["recall"]],
         }
 
