@@ -180,3 +180,17 @@ def schedule_means(table: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
         out[f"± {c}"] = g[c].std()
     out["seeds"] = g.size()
     return out.loc[order].reset_index()
+
+
+def training_accuracy_trigger(result: SweepResult, B: int, level: float) -> pd.DataFrame:
+    """Per run with in-context repetition ``B``: the first step at which training-distribution accuracy reaches
+    ``level`` (where a trigger on it would fire) and the test accuracy then."""
+    rows = []
+    for run_id, g in result.curves.groupby("run", sort=False):
+        r = result.summary.loc[result.summary["run"] == run_id].iloc[0]
+        if int(r["B"]) != B or r["p"] > 0:
+            continue
+        step = first_crossing(g["step"].to_numpy(), g["accuracy_train_distribution"].to_numpy(), level, direction="up")
+        test = float(np.interp(step, g["step"], g["accuracy_test"])) if np.isfinite(step) else np.nan
+        rows.append({"seed": int(r["seed"]), "step": step, "test accuracy then": test})
+    return pd.DataFrame(rows)
