@@ -43,6 +43,7 @@ STEERING_SCALES: dict[str, dict[str, Any]] = {
                 "t_max": 1000.0},
         "recall": {"B": 2, "p": 0.0, "seeds": (0,), "steps": 300, "schedules": ("constant", "step:100", "annealed:100",
                                                                                 "triggered:attn_query_to_value>=0.15")},
+        "recall_p": {"B": 1, "p": 0.4, "seeds": (0,), "steps": 300, "schedules": ("constant", "triggered:attn_query_to_value>=0.15")},
         "regression": {"T": 16, "d": 8, "p": 0.4, "lr": 3e-3, "max_steps": 300, "seeds": (0,),
                        "schedules": ("constant", "step:50", "annealed:50", "triggered:attn_relevant>=0.2")},
     },
@@ -56,6 +57,10 @@ STEERING_SCALES: dict[str, dict[str, Any]] = {
         # (≈1200 steps, cached); the trigger 0.2 on the query → value attention is about twice its plateau value.
         "recall": {"B": 4, "p": 0.0, "seeds": (0, 1, 2), "schedules": ("constant", "step:500", "annealed:500",
                                                                        "triggered:attn_query_to_value>=0.2")},
+        # Cross-sample repetition p = 0.8, which slows emergence on test data at this scale (Figure 5, cached): does
+        # switching it off rescue it? τ = 1500 lies before emergence without repetition (≈1700 steps).
+        "recall_p": {"B": 1, "p": 0.8, "seeds": (0, 1, 2), "schedules": ("constant", "step:1500",
+                                                                         "triggered:attn_query_to_value>=0.2")},
         # Figure 3's (T, d) = (32, 64), where p = 0.4 halved the plateau (cached): τ and the half-life 200 lie
         # before p = 0.4's plateau (≈340 steps).
         "regression": {"T": 32, "d": 64, "p": 0.4, "lr": 3e-3, "max_steps": 3000, "seeds": (0, 1, 2),
@@ -68,6 +73,8 @@ STEERING_SCALES: dict[str, dict[str, Any]] = {
                 "alpha_levels": (0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.6), "t_max": 100_000.0},
         "recall": {"B": 8, "p": 0.0, "seeds": (0, 1, 2), "schedules": ("constant", "step:5000", "annealed:5000",
                                                                        "triggered:attn_query_to_value>=0.2")},
+        "recall_p": {"B": 1, "p": 0.8, "seeds": (0, 1, 2), "schedules": ("constant", "step:15000",
+                                                                         "triggered:attn_query_to_value>=0.2")},
         "regression": {"T": 256, "d": 64, "p": 0.4, "lr": 1e-4, "max_steps": 50_000, "seeds": (0, 1, 2),
                        "schedules": ("constant", "step:2000", "annealed:2000", "triggered:attn_relevant>=0.2")},
     },
@@ -88,8 +95,9 @@ class Steering(ScaledFigure):
                  + [f"triggered:alpha>={a:g}" for a in g["alpha_levels"]])
         return [ToyFlowConfig(p=0.0, **base)] + [ToyFlowConfig(p=g["p"], schedule=s, **base) for s in specs]
 
-    def recall_runs(self) -> list[TransformerRecallConfig]:
-        g, f = self.grid["recall"], RECALL_SCALES[self.scale]
+    def recall_runs(self, family: str = "recall") -> list[TransformerRecallConfig]:
+        """``family`` "recall" (in-context repetition B) or "recall_p" (cross-sample p), with the no-repetition runs."""
+        g, f = self.grid[family], RECALL_SCALES[self.scale]
         r = RECALL_SCALES[self.scale]
         base = dict(n_tokens=f["fig5"]["n_tokens"], n_pairs=f["fig5"]["n_pairs"], lr=f["fig5"]["lr"],
                     max_steps=g.get("steps", f["fig5"]["steps"]), stop_factor=None, threshold=r["threshold"], eval_size=r["eval_size"],
@@ -106,7 +114,8 @@ class Steering(ScaledFigure):
             TransformerRegressionConfig(p=g["p"], schedule=spec, seed=s, **base) for spec in g["schedules"]]]
 
     def sweeps(self) -> dict[str, list[Any]]:
-        return {"toy": self.toy_runs(), "regression": self.regression_runs(), "recall": self.recall_runs()}
+        return {"toy": self.toy_runs(), "regression": self.regression_runs(), "recall": self.recall_runs(),
+                "recall_p": self.recall_runs("recall_p")}
 
 
 # ------------------------------------------------------------------ analysis --
