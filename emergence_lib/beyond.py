@@ -28,8 +28,7 @@ import numpy as np
 import pandas as pd
 
 from .configs import ToyFlowConfig, TransformerRecallConfig, TransformerRegressionConfig
-from .experiments import ScaledFigure
-from .experiments import TRANSFORMER_SCALES
+from .experiments import TRANSFORMER_SCALES, ScaledFigure
 from .metrics import first_crossing, plateau_length
 from .recall import RECALL_SCALES
 from .schedules import DiversitySchedule

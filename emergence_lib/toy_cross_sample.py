@@ -12,10 +12,15 @@ The *test* loss is measured on data without repetition (p = 0), as in Fig. 2.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .ode import gradient_flow
 from .toy import ArrayLike, ReducedTrajectory, attention, logit_rate
+
+if TYPE_CHECKING:
+    from .schedules import DiversitySchedule
 
 
 def covariances(p: ArrayLike, d: ArrayLike, c: ArrayLike = 1.0) -> tuple[np.ndarray, np.ndarray]:
@@ -122,7 +127,6 @@ def scheduled_cross_sample_flow(
     Returns the trajectory (as `cross_sample_flow`'s) and the switch time (NaN if it never switched).
     """
     from .ode import integrate, lattice_grid
-    from .schedules import DiversitySchedule  # noqa: F401  (the type of ``schedule``)
 
     rate = float(logit_rate(T, 1, logits))  # type: ignore[arg-type]
 
