@@ -96,11 +96,10 @@ class Steering(ScaledFigure):
 
     def recall_runs(self, family: str = "recall") -> list[TransformerRecallConfig]:
         """``family`` "recall" (in-context repetition B) or "recall_p" (cross-sample p), with the no-repetition runs."""
-        g, f = self.grid[family], RECALL_SCALES[self.scale]
-        r = RECALL_SCALES[self.scale]
-        base = dict(n_tokens=f["fig5"]["n_tokens"], n_pairs=f["fig5"]["n_pairs"], lr=f["fig5"]["lr"],
-                    max_steps=g.get("steps", f["fig5"]["steps"]), stop_factor=None, threshold=r["threshold"], eval_size=r["eval_size"],
-                    **r["model"])
+        g, r = self.grid[family], RECALL_SCALES[self.scale]
+        f = r["fig5"]
+        base = dict(n_tokens=f["n_tokens"], n_pairs=f["n_pairs"], lr=f["lr"], max_steps=g.get("steps", f["steps"]),
+                    stop_factor=None, threshold=r["threshold"], eval_size=r["eval_size"], **r["model"])
         # Seed by seed (a cut-short sweep has whole seeds); the first run of each is Figure 5's B = 1 (no repetition).
         return [c for s in g["seeds"] for c in [TransformerRecallConfig(seed=s, **base)] + [
             TransformerRecallConfig(B=g["B"], p=g["p"], schedule=spec, seed=s, **base) for spec in g["schedules"]]]
@@ -155,8 +154,7 @@ def recall_schedule_table(result: SweepResult, level: float) -> pd.DataFrame:
     """Per recall run: schedule, seed, steps to ``level`` test accuracy, best and final test accuracy, the
     overfitting dip (best − final), and when repetition switched off."""
     rows = []
-    for run_id, g in result.curves.groupby("run", sort=False):
-        r = result.summary.loc[result.summary["run"] == run_id].iloc[0]
+    for r, g in result.per_run():
         acc = g["accuracy_test"].to_numpy()
         rows.append({**_schedule_columns(r), "seed": int(r["seed"]),
                      "emergence step": first_crossing(g["step"].to_numpy(), acc, level, direction="up"),
@@ -169,8 +167,7 @@ def regression_schedule_table(result: SweepResult, threshold: float) -> pd.DataF
     """Per regression run: schedule, seed, plateau on data without repetition, best and final test loss, the
     overfitting rise (final − best), and when repetition switched off."""
     rows = []
-    for run_id, g in result.curves.groupby("run", sort=False):
-        r = result.summary.loc[result.summary["run"] == run_id].iloc[0]
+    for r, g in result.per_run():
         loss = g["loss_no_repetition"].to_numpy()
         rows.append({**_schedule_columns(r), "seed": int(r["seed"]),
                      "plateau": plateau_length(g["step"].to_numpy(), loss, threshold),
@@ -194,8 +191,7 @@ def training_accuracy_trigger(result: SweepResult, B: int, level: float) -> pd.D
     """Per run with in-context repetition ``B``: the first step at which training-distribution accuracy reaches
     ``level`` (where a trigger on it would fire) and the test accuracy then."""
     rows = []
-    for run_id, g in result.curves.groupby("run", sort=False):
-        r = result.summary.loc[result.summary["run"] == run_id].iloc[0]
+    for r, g in result.per_run():
         if int(r["B"]) != B or r["p"] > 0:
             continue
         step = first_crossing(g["step"].to_numpy(), g["accuracy_train_distribution"].to_numpy(), level, direction="up")

@@ -269,17 +269,17 @@ class Prediction(ScaledFigure):
         rec = [r for r in Figure4(scale=self.scale).sweeps()["grid"] if r.lr == g["recall_lr"]][0]
         seeds = TRANSFORMER_SCALES[self.scale]["seeds"]
 
-        def budget(reference: Any) -> dict[str, int]:  # smoke: a shorter budget than the figures' (seconds, not minutes)
-            return {"max_steps": g["max_steps"]} if "max_steps" in g else {}
+        # smoke: a shorter budget than the figures' (seconds, not minutes)
+        budget = {"max_steps": g["max_steps"]} if "max_steps" in g else {}
 
         return {
             "toy": [ToyFullGDConfig(T=T, d=d, p=p, lr=1.0, t_max=8.0 * np.sqrt(d) * T, target="gaussian")
                     for T, d, p in g["toy"]],
             # The same with unit-norm columns of W*, where the reduction is exact: what the Gaussian target costs.
             "toy_unit_columns": [ToyFullGDConfig(T=T, d=d, p=p, lr=1.0, t_max=8.0 * np.sqrt(d) * T) for T, d, p in g["toy"]],
-            "regression": [dataclasses.replace(reg, T=T, d=d, seed=s, record_attention=True, **budget(reg))
+            "regression": [dataclasses.replace(reg, T=T, d=d, seed=s, record_attention=True, **budget)
                            for s in seeds for T, d in g["regression"] if s == seeds[0] or (T, d) not in g.get("one_seed", ())],
-            "recall": [dataclasses.replace(rec, n_tokens=V, n_pairs=N, seed=s, **budget(rec))
+            "recall": [dataclasses.replace(rec, n_tokens=V, n_pairs=N, seed=s, **budget)
                        for s in RECALL_SCALES[self.scale]["seeds"] for V, N in g["recall"]],
         }
 
@@ -287,16 +287,10 @@ class Prediction(ScaledFigure):
 # ------------------------------------------------------------------ readers --
 
 
-def _per_run(result: Any):
-    """(summary row, curve) per run of a sweep, in order."""
-    for run_id, curve in result.curves.groupby("run", sort=False):
-        yield result.summary.loc[result.summary["run"] == run_id].iloc[0], curve
-
-
 def toy_warning_runs(result: Any) -> list[tuple[np.ndarray, np.ndarray, float]]:
     """(t, Δa − Δa₀, plateau) per reduced flow: the toy model's logit gap is recorded exactly."""
     return [(c["t"].to_numpy(), c["delta_a"].to_numpy() - float(c["delta_a"].iloc[0]), float(r["plateau_length"]))
-            for r, c in _per_run(result)]
+            for r, c in result.per_run()]
 
 
 def attention_warning_runs(result: Any, recording: str, crossing: str) -> list[tuple[np.ndarray, np.ndarray, float]]:
@@ -305,7 +299,7 @@ def attention_warning_runs(result: Any, recording: str, crossing: str) -> list[t
     from .training import attention_array
 
     out = []
-    for r, c in _per_run(result):
+    for r, c in result.per_run():
         weights = attention_array(c, recording)  # (n_evals, layers, heads)
         flat = weights.reshape(len(c), -1)
         out.append((c["step"].to_numpy(), np.stack([logit_gap(flat[:, k]) for k in range(flat.shape[1])], 1),

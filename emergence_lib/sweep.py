@@ -40,6 +40,11 @@ class SweepResult:
     def __repr__(self) -> str:
         return f"SweepResult({len(self.summary)} runs: {self.n_cached} from cache, {self.n_computed} computed)"
 
+    def per_run(self):
+        """(summary row, curve table) for each run, in the sweep's order."""
+        for run_id, curve in self.curves.groupby("run", sort=False):
+            yield self.summary.loc[self.summary["run"] == run_id].iloc[0], curve
+
 
 def run_sweep(
     configs: Sequence[Any],
