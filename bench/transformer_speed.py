@@ -16,7 +16,7 @@ import time
 
 import torch
 
-from emergence_lib.experiments import TRANSFORMER_SCALES
+from emergence_lib.figures import TRANSFORMER_GRIDS
 from emergence_lib.tasks import SingleLocationRegression, sample_ensemble
 from emergence_lib.training import _mse
 from emergence_lib.transformer import EnsembleTransformer, TransformerConfig
@@ -78,8 +78,8 @@ def matmul_flops_per_second(n: int = 1024, repeat: int = 20) -> float:
 
 
 def main() -> None:
-    g = TRANSFORMER_SCALES["cpu"]
-    width = dict(d_model=g["model"]["d_model"], d_qk=g["model"]["d_qk"], mlp_factor=4)
+    g = TRANSFORMER_GRIDS["cpu"]
+    width = dict(d_model=g.model["d_model"], d_qk=g.model["d_qk"], mlp_factor=4)
     T, d, steps = 64, 16, 40
     print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s); width {width}, T={T}, d={d}, batch 32")
     peak = max(matmul_flops_per_second() for _ in range(3))

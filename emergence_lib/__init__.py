@@ -8,7 +8,8 @@ Modules, one concern each:
   toy_sgd      the toy model trained by SGD on sampled sequences
   tasks        single-location regression for Transformers
   transformer  a small Transformer with an ensemble dimension (one member per seed)
-  training     the Transformer training loop
+  training     the Transformer training loop: one core, regression and recall plugged in
+  attention    attention recordings: (evaluation, layer, head) arrays, and how a run's file stores them
   ode          the vectorised adaptive integrator behind the reduced flows
   metrics      plateau_length, fit_power_law
   configs      validated run configs (one dataclass per kind of run)
@@ -16,14 +17,15 @@ Modules, one concern each:
   cache        per-run results in data/, keyed and atomic
   sweep        list of configs → tidy tables, through the cache
   executors    where a sweep's chunks run: serial, a local process pool, or Dask
-  cli          python -m emergence_lib run | status | clear | execute
+  cli          the command line: python -m emergence_lib run | status | clear | verify | prune | migrate | execute | prepare
   notebooks    chapters with parameters, through papermill
-  experiments  one config per paper figure (scale → runs)
+  figures      one config per figure (scale → runs), a module per chapter group; the paper's numbers
+  tables       readers of sweep results: the tables the chapters show
   plotting     the book's style and standard panels
   claims       the registry of the paper's claims: value, tolerance, expected status; the landing table
   report       what a chapter shows: titled tables, glued figures and numbers
   schedules    data-diversity schedules: how much repetition is on at each step (constant, step, triggered, annealed)
-  beyond       beyond the paper (1): the schedules on the three tasks, and their tables
+  beyond       beyond the paper (1): the schedules' tables
   prediction   beyond the paper (2): predict_emergence, the early warning, the held-out runs
 """
 

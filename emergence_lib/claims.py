@@ -21,7 +21,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from .cache import ResultCache
 from .configs import ConfigError, check_scale
+from .figures import figures
 
 Status = Literal["reproduced", "differs", "not run"]
 # Marks in characters the book's fonts have (emoji are not in them).
@@ -323,7 +325,7 @@ CHAPTER_FIGURES: dict[str, tuple[str, ...]] = {
     "04_associative_recall": ("figure4", "figure5"),
     "A1_toy_theory": ("figure6", "figure7", "figure8"),
     "A2_toy_checks": ("figure9", "figure10"),
-    "A3_transformer_dynamics": ("figure3", "figure11"),
+    "A3_transformer_dynamics": ("figure3", "figure11", "figure12"),
     "A4_transformer_ablations": ("figure13", "figure14", "figure15"),
     "A5_recall_mechanism": ("figure16", "figure17"),
     "B1_steering": ("steering",),
@@ -340,13 +342,11 @@ CHAPTER_LABELS: dict[str, str] = {
 
 def paper_scale_cached(chapter: str) -> tuple[int, int]:
     """(runs cached, runs needed) of a chapter's figures at paper scale."""
-    from .experiments import cache_for, figures
-
-    cache = cache_for("paper")
+    cache = ResultCache()  # the paper scale's cache: data/
     runs = {}
     for name in CHAPTER_FIGURES[chapter]:
         for r in figures()[name](scale="paper").runs():
-            runs[str(cache.path(r))] = r  # type: ignore[union-attr]
+            runs[str(cache.path(r))] = r
     have = sum(1 for path in runs if os.path.exists(path))
     return have, len(runs)
 

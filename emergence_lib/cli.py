@@ -20,7 +20,7 @@
     prepare --scale S --out DIR CHAPTER ...
         write chapters with the scale injected (papermill's parameters cell), without running them
 
-FIGURE is a name from `experiments.figures()` (figure1, figure2, …). Bad input
+FIGURE is a name from `figures.figures()` (figure1, figure2, …). Bad input
 (an unknown figure or scale, an unreachable scheduler) exits with status 2 and
 one line that says what is allowed.
 """
@@ -28,19 +28,26 @@ one line that says what is allowed.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
+import random
 import signal
 import sys
+import time
 import warnings
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from .cache import CacheError, ResultCache, differences, kind_version, reproduce_rtol, run_key
-from .configs import SCALES, ConfigError, check_scale
+from .configs import RUN_CONFIGS, SCALES, ConfigError, check_scale
 from .devices import resolve_device
 from .executors import EXECUTORS
-from .experiments import figures
+from .migrations import migrate
+from .figures import figures
+from .notebooks import execute, parse_value, prepare
+from .runs import runner_for
 from .sweep import run_sweep
 
 
@@ -87,11 +94,6 @@ def cpu_estimate(missing: list[Any]) -> str:
     One run of each kind is trained for TIMED_STEPS steps; the estimate is runs × max_steps × that time per
     step, an upper bound (runs stop at a multiple of their plateau). '' when no Transformer run is missing.
     """
-    import dataclasses
-    import time
-
-    from .runs import runner_for
-
     parts, total = [], 0.0
     for kind in sorted({r.kind for r in missing if hasattr(r, "max_steps")}):
         runs = [r for r in missing if r.kind == kind]
@@ -158,10 +160,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Check every stored run of the figure against the checksum written with it, then recompute a sample of
     them (each alone, on the CPU) and compare: exactly if the run was stored on a machine like this one, else to
     the rounding another CPU can cause (`cache.REPRODUCE_RTOL`). Prints each bad file by name; exit status 1 if any."""
-    import random
-
-    from .runs import runner_for
-
     fig = _figure(args.figure, args.scale)
     cache = ResultCache()
     runs = sorted({run_key(r): r for r in fig.runs()}.items())
@@ -195,8 +193,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_prune(args: argparse.Namespace) -> None:
-    from .configs import RUN_CONFIGS
-
     stale = ResultCache().stale_files({kind: kind_version(cls) for kind, cls in RUN_CONFIGS.items()})
     for path in stale:
         if not args.dry_run:
@@ -207,8 +203,6 @@ def cmd_prune(args: argparse.Namespace) -> None:
 
 
 def cmd_migrate(args: argparse.Namespace) -> None:
-    from .migrations import migrate
-
     moved = migrate(dry_run=args.dry_run)
     for name, n in sorted(Counter(name for name, _, _ in moved).items()):
         print(f"{'would re-key' if args.dry_run else 're-keyed'} {n} stored runs: {name}")
@@ -217,16 +211,10 @@ def cmd_migrate(args: argparse.Namespace) -> None:
 
 
 def cmd_execute(args: argparse.Namespace) -> None:
-    from .notebooks import execute, parse_value
-
     print(execute(args.chapter, args.out, **{name: parse_value(v) for name, v in args.parameter}))
 
 
 def cmd_prepare(args: argparse.Namespace) -> None:
-    from pathlib import Path
-
-    from .notebooks import prepare
-
     check_scale(args.scale)
     for chapter in args.chapters:
         print(prepare(chapter, Path(args.out) / Path(chapter).name, scale=args.scale))

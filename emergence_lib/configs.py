@@ -2,11 +2,12 @@
 
 A run config holds *everything* that determines a run's result, so that its
 hash (see `cache.run_key`) is a safe cache key. Figure-level configs, which
-expand a scale into a list of run configs, live in `experiments`.
+expand a scale into a list of run configs, live in `figures`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
@@ -101,8 +102,126 @@ RECALL_SIGNALS = ("accuracy_train_distribution", "loss_train_distribution", "acc
                   "attn_query_to_value", "attn_value_to_key")
 
 
+def normalise(cfg: object, name: str, value: object) -> None:
+    """Store a validated, normalised field value on a frozen dataclass (e.g. numpy int → int, 0 → 0.0), so that
+    equal configs have equal cache keys. The one place a frozen config is written after creation."""
+    object.__setattr__(cfg, name, value)
+
+
+def fields_of(part: type, config: object) -> dict[str, object]:
+    """The fields of the config part ``part`` (a dataclass ``config`` inherits from), by name: how a run config
+    hands its task or architecture to the code that builds them."""
+    return {f.name: getattr(config, f.name) for f in dataclasses.fields(part)}
+
+
+# ---------------------------------------------------------------- parts --
+# A run config is assembled from parts: a task, for Transformers an architecture and an optimiser, plus the
+# fields of its own kind. Parts after the task are keyword-only, so that a config still reads Config(T, d, ...).
+# A cache key hashes the fields by name (`cache.config_dict`), so how they are grouped does not change it.
+
+
 @dataclass(frozen=True)
-class ToyFlowConfig:
+class ToyTask:
+    """Single-location regression as the toy model sees it: T tokens of dimension d, B copies of the relevant
+    token, cross-sample repetition p."""
+
+    T: int
+    d: int
+    B: int = 1
+    p: float = 0.0
+
+    def check_task(self) -> None:
+        normalise(self, "T", check_int("T", self.T, 2))
+        normalise(self, "d", check_int("d", self.d, 1))
+        normalise(self, "B", check_int("B", self.B, 1))
+        check_burstiness(self.B, self.T)
+        check_probability(self.p)
+        normalise(self, "p", float(self.p))
+
+
+def check_task(cfg: ToyTask) -> None:
+    """Validate and normalise the task fields every run shares: T, d, B, p."""
+    ToyTask.check_task(cfg)
+
+
+@dataclass(frozen=True)
+class RegressionTask(ToyTask):
+    """Single-location regression for Transformers (`tasks.SingleLocationRegression`): where the relevant
+    token is and what marks it."""
+
+    random_position: bool = True
+    relevance_feature: bool = True
+    normalise_target: bool = True
+
+    def check_task(self) -> None:
+        ToyTask.check_task(self)
+        check_solvable(self.random_position, self.relevance_feature)
+
+
+@dataclass(frozen=True)
+class RecallTask:
+    """In-context associative recall (`tasks.AssociativeRecallTask`)."""
+
+    n_tokens: int
+    n_pairs: int
+    B: int = 1
+    p: float = 0.0
+    n_repeated: int = 2
+
+    def check_task(self) -> None:
+        check_recall_task(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Architecture:
+    """The Transformer's shape (`transformer.TransformerConfig` adds what the task decides: inputs, outputs, length)."""
+
+    n_layers: int = 2
+    n_heads: int = 4
+    d_model: int = 256
+    d_qk: int = 64
+    mlp_factor: int = 4
+
+    def check_architecture(self) -> None:
+        for name in ("n_layers", "n_heads", "d_model", "d_qk"):
+            normalise(self, name, check_int(name, getattr(self, name), 1))
+        check_int("mlp_factor", self.mlp_factor, 0)
+        check_heads(self.d_model, self.n_heads)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Optimiser:
+    """How a Transformer run trains and is evaluated: fresh batches every step, fixed held-out sets evaluated
+    ``evals_per_decade`` times a decade, stopped at ``stop_factor`` × its crossing (None: every step)."""
+
+    lr: float = 1e-4
+    batch_size: int = 32
+    max_steps: int = 50_000
+    stop_factor: float | None = 1.5
+    eval_size: int = 256
+    evals_per_decade: int = 30
+    seed: int = 0
+
+    def check_optimiser(self) -> None:
+        normalise(self, "lr", check_positive("lr (learning rate)", self.lr))
+        for name in ("batch_size", "max_steps", "eval_size", "evals_per_decade"):
+            normalise(self, name, check_int(name, getattr(self, name), 1))
+        check_int("seed", self.seed, 0)
+        if self.stop_factor is not None and not self.stop_factor >= 1:
+            raise ConfigError(f"stop_factor must be ≥ 1 or None (run every step), got {self.stop_factor}")
+
+
+def check_choice(name: str, value: object, allowed: tuple) -> None:
+    if value not in allowed:
+        words = ", ".join(repr(a) for a in allowed[:-1]) + f" or {allowed[-1]!r}"
+        raise ConfigError(f"{name} must be {words}, got {value!r}")
+
+
+# ---------------------------------------------------------------- toy runs --
+
+
+@dataclass(frozen=True)
+class ToyFlowConfig(ToyTask):
     """One run of the reduced gradient flow on (w, Δa) (paper Eqs. 12–14).
 
     With ``p > 0`` it is the 3-D cross-sample flow (App. A.4, Eqs. 17–21) and the
@@ -118,10 +237,6 @@ class ToyFlowConfig:
     # bit-identical alone or in any batch (version 1 used geomspace up to the batch's largest t_max).
     version: ClassVar[int] = 2
 
-    T: int
-    d: int
-    B: int = 1
-    p: float = 0.0
     x_tilde_norm: float = 1.0  # norm of the repeated token x̃ (the theory: 1)
     logits: Literal["gap", "per_position"] = "gap"
     threshold: float = 0.1
@@ -131,40 +246,50 @@ class ToyFlowConfig:
     schedule: str = schedule_field()  # p(t) = p·r(t) (`schedules`); only with p > 0
 
     def __post_init__(self) -> None:
-        check_task(self)
+        self.check_task()
         check_run_schedule(self.schedule, self.p > 0, TOY_SIGNALS)
-        object.__setattr__(self, "x_tilde_norm", check_positive("x_tilde_norm", self.x_tilde_norm))
+        normalise(self, "x_tilde_norm", check_positive("x_tilde_norm", self.x_tilde_norm))
         if self.p > 0 and self.B != 1:
             raise ConfigError(
                 f"the reduced flow handles cross-sample repetition (p = {self.p}) only with B = 1 "
                 f"(the paper's App. A.4), got B = {self.B}"
             )
-        if self.logits not in ("gap", "per_position"):
-            raise ConfigError(f"logits must be 'gap' or 'per_position', got {self.logits!r}")
+        check_choice("logits", self.logits, ("gap", "per_position"))
         check_threshold(self.threshold)
         if self.stop_below is not None:
             check_threshold(self.stop_below, name="stop_below")
         if self.t_max is None:
             auto = 20.0 * float(escape_time(self.T, self.d, self.B))  # p > 0 only shortens the plateau
-            object.__setattr__(self, "t_max", float(f"{auto:.6g}"))
+            normalise(self, "t_max", float(f"{auto:.6g}"))
         elif not self.t_max > 0:
             raise ConfigError(f"t_max must be > 0 (physical time), got {self.t_max}")
-        object.__setattr__(self, "t_max", float(self.t_max))
+        normalise(self, "t_max", float(self.t_max))
         check_int("points_per_decade", self.points_per_decade, 10)
 
 
-def check_task(cfg: object) -> None:
-    """Validate and normalise the task fields every run shares: T, d, B, p."""
-    object.__setattr__(cfg, "T", check_int("T", cfg.T, 2))  # type: ignore[attr-defined]
-    object.__setattr__(cfg, "d", check_int("d", cfg.d, 1))  # type: ignore[attr-defined]
-    object.__setattr__(cfg, "B", check_int("B", cfg.B, 1))  # type: ignore[attr-defined]
-    check_burstiness(cfg.B, cfg.T)  # type: ignore[attr-defined]
-    check_probability(cfg.p)  # type: ignore[attr-defined]
-    object.__setattr__(cfg, "p", float(cfg.p))  # type: ignore[attr-defined]
-
-
 @dataclass(frozen=True)
-class ToyFullGDConfig:
+class _TrainedToy(ToyTask):
+    """The fields every trained (not integrated) toy run shares."""
+
+    lr: float = 1.0
+    t_max: float = 1e4
+    target: Literal["unit_columns", "gaussian"] = "unit_columns"
+    init: Literal["zero", "gaussian"] = "zero"
+    seed: int = 0
+    threshold: float = 0.1
+
+    def check_training(self) -> None:
+        self.check_task()
+        normalise(self, "lr", check_positive("lr (learning rate)", self.lr))
+        normalise(self, "t_max", check_positive("t_max", self.t_max))
+        check_choice("target", self.target, ("unit_columns", "gaussian"))
+        check_choice("init", self.init, ("zero", "gaussian"))
+        check_threshold(self.threshold)
+        check_int("seed", self.seed, 0)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToyFullGDConfig(_TrainedToy):
     """Full-batch gradient descent on the exact expected loss of Eq. 2 (all of a and W).
 
     Time is steps × lr. ``x_tilde_norm`` scales the repeated token x̃ = c·e1;
@@ -175,30 +300,20 @@ class ToyFullGDConfig:
 
     kind: ClassVar[str] = "toy_full_gd"
 
-    T: int
-    d: int
-    B: int = 1
-    p: float = 0.0
     x_tilde_norm: float = 1.0
-    lr: float = 1.0
-    t_max: float = 1e4
-    target: Literal["unit_columns", "gaussian"] = "unit_columns"
-    init: Literal["zero", "gaussian"] = "zero"
-    seed: int = 0
-    threshold: float = 0.1
     stop_below: float | None = 0.05
     points_per_decade: int = 200
 
     def __post_init__(self) -> None:
-        _check_training(self)
-        object.__setattr__(self, "x_tilde_norm", check_positive("x_tilde_norm", self.x_tilde_norm))
+        self.check_training()
+        normalise(self, "x_tilde_norm", check_positive("x_tilde_norm", self.x_tilde_norm))
         if self.stop_below is not None:
             check_threshold(self.stop_below, name="stop_below")
         check_int("points_per_decade", self.points_per_decade, 10)
 
 
-@dataclass(frozen=True)
-class ToySGDConfig:
+@dataclass(frozen=True, kw_only=True)
+class ToySGDConfig(_TrainedToy):
     """SGD on sampled sequences (App. A.3.4): batch ``batch_size``, learning rate ``lr``.
 
     Seeds that share every other field are trained together in one tensor.
@@ -207,43 +322,24 @@ class ToySGDConfig:
 
     kind: ClassVar[str] = "toy_sgd"
 
-    T: int
-    d: int
-    B: int = 1
-    p: float = 0.0
-    batch_size: int = 32
-    lr: float = 1.0
-    t_max: float = 1e4
     target: Literal["unit_columns", "gaussian"] = "gaussian"
     init: Literal["zero", "gaussian"] = "gaussian"
-    seed: int = 0
-    threshold: float = 0.1
+    batch_size: int = 32
     record_every: int = 10
 
     def __post_init__(self) -> None:
-        _check_training(self)
-        object.__setattr__(self, "batch_size", check_int("batch_size", self.batch_size, 1))
+        self.check_training()
+        normalise(self, "batch_size", check_int("batch_size", self.batch_size, 1))
         check_int("record_every", self.record_every, 1)
 
 
-def _check_training(cfg: object) -> None:
-    """Validate the fields every trained (not integrated) toy run shares."""
-    check_task(cfg)
-    object.__setattr__(cfg, "lr", check_positive("lr (learning rate)", cfg.lr))  # type: ignore[attr-defined]
-    object.__setattr__(cfg, "t_max", check_positive("t_max", cfg.t_max))  # type: ignore[attr-defined]
-    if cfg.target not in ("unit_columns", "gaussian"):  # type: ignore[attr-defined]
-        raise ConfigError(f"target must be 'unit_columns' or 'gaussian', got {cfg.target!r}")  # type: ignore[attr-defined]
-    if cfg.init not in ("zero", "gaussian"):  # type: ignore[attr-defined]
-        raise ConfigError(f"init must be 'zero' or 'gaussian', got {cfg.init!r}")  # type: ignore[attr-defined]
-    check_threshold(cfg.threshold)  # type: ignore[attr-defined]
-    check_int("seed", cfg.seed, 0)  # type: ignore[attr-defined]
-
+# ---------------------------------------------------------------- Transformer runs --
 
 OPTIMIZERS = ("adam", "sgd")
 
 
-@dataclass(frozen=True)
-class TransformerRegressionConfig:
+@dataclass(frozen=True, kw_only=True)
+class TransformerRegressionConfig(RegressionTask, Architecture, Optimiser):
     """One seed of a Transformer trained on single-location regression (paper §2.4, App. B).
 
     Defaults are Table 1 (width 256, 2 layers, 4 heads, Adam 1e-4, batch 32).
@@ -260,89 +356,61 @@ class TransformerRegressionConfig:
     # layer computes the last position only.
     version: ClassVar[int] = 2
 
-    T: int
-    d: int
-    B: int = 1
-    p: float = 0.0
-    random_position: bool = True
-    relevance_feature: bool = True
-    normalise_target: bool = True
-    n_layers: int = 2
-    n_heads: int = 4
-    d_model: int = 256
-    d_qk: int = 64
-    mlp_factor: int = 4
     layer_norm: bool = False
     causal: bool = False
     readout_init: Literal["zero", "default"] = "zero"  # zero: the untrained model predicts 0, loss ½ (the paper's)
     optimizer: str = "adam"
-    lr: float = 1e-4
-    batch_size: int = 32
-    max_steps: int = 50_000
     threshold: float = 0.1
     plateau_on: Literal["train_distribution", "no_repetition"] = "train_distribution"
-    stop_factor: float | None = 1.5  # None: run every step (a fixed budget)
-    eval_size: int = 256
-    evals_per_decade: int = 30
-    seed: int = 0
     schedule: str = schedule_field()  # B(t), p(t) from the heavy B, p (`schedules`)
     # Record the attention from the readout position to the relevant position(s) per layer and head on the
-    # held-out data without repetition (curve "attn_relevant_L<l>H<h>"); off for every run stored before it existed.
+    # held-out data without repetition (recording "attn_relevant", `attention`); off for every run stored before it existed.
     record_attention: bool = field(default=False, metadata=OMIT_AT_DEFAULT)
 
     def __post_init__(self) -> None:
-        check_task(self)
+        self.check_task()
+        self.check_architecture()
+        self.check_optimiser()
         if not isinstance(self.record_attention, bool):
             raise ConfigError(f"record_attention must be True or False, got {self.record_attention!r}")
         check_run_schedule(self.schedule, self.B > 1 or self.p > 0, REGRESSION_SIGNALS)
         if "attn_relevant" in self.schedule and not self.record_attention:
             raise ConfigError(f"schedule {self.schedule!r} watches the attention: it needs record_attention=True")
-        if self.readout_init not in ("zero", "default"):
-            raise ConfigError(f"readout_init must be 'zero' or 'default', got {self.readout_init!r}")
+        check_choice("readout_init", self.readout_init, ("zero", "default"))
         if self.optimizer not in OPTIMIZERS:
             raise ConfigError(f"optimizer must be one of {OPTIMIZERS}, got {self.optimizer!r}")
-        object.__setattr__(self, "lr", check_positive("lr (learning rate)", self.lr))
-        for name in ("n_layers", "n_heads", "d_model", "d_qk", "batch_size", "max_steps", "eval_size", "evals_per_decade"):
-            object.__setattr__(self, name, check_int(name, getattr(self, name), 1))
-        check_int("mlp_factor", self.mlp_factor, 0)
-        check_int("seed", self.seed, 0)
-        check_heads(self.d_model, self.n_heads)
         check_threshold(self.threshold)
-        if self.plateau_on not in ("train_distribution", "no_repetition"):
-            raise ConfigError(f"plateau_on must be 'train_distribution' or 'no_repetition', got {self.plateau_on!r}")
-        if self.stop_factor is not None and not self.stop_factor >= 1:
-            raise ConfigError(f"stop_factor must be ≥ 1 or None (run every step), got {self.stop_factor}")
-        check_solvable(self.random_position, self.relevance_feature)
+        check_choice("plateau_on", self.plateau_on, ("train_distribution", "no_repetition"))
 
 
-def check_recall_task(cfg: object) -> None:
+def check_recall_task(cfg: RecallTask) -> None:
     """Validate the associative-recall task fields: n_tokens, n_pairs, B, p, n_repeated."""
-    n_tokens = check_int("n_tokens (vocabulary size)", cfg.n_tokens, 2)  # type: ignore[attr-defined]
-    n_pairs = check_int("n_pairs", cfg.n_pairs, 1)  # type: ignore[attr-defined]
+    n_tokens = check_int("n_tokens (vocabulary size)", cfg.n_tokens, 2)
+    n_pairs = check_int("n_pairs", cfg.n_pairs, 1)
     if n_pairs >= n_tokens:
         raise ConfigError(
             f"n_pairs must be < n_tokens (got n_pairs={n_pairs}, n_tokens={n_tokens}): the keys other than "
             "the query are drawn without replacement from the n_tokens − 1 other tokens"
         )
-    B = check_int("B", cfg.B, 1)  # type: ignore[attr-defined]
+    B = check_int("B", cfg.B, 1)
     if B > n_pairs:
         raise ConfigError(
             f"B must satisfy 1 ≤ B ≤ n_pairs (got B={B}, n_pairs={n_pairs}): each of the n_pairs slots "
             "holds the query key with probability B/n_pairs"
         )
-    p = cfg.p  # type: ignore[attr-defined]
+    p = cfg.p
     if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1:
         raise ConfigError(f"p must lie in [0, 1], got {p!r}: it is the probability that the query is a repeated token")
-    n_rep = check_int("n_repeated", cfg.n_repeated, 1)  # type: ignore[attr-defined]
+    n_rep = check_int("n_repeated", cfg.n_repeated, 1)
     if n_rep >= n_tokens:
         raise ConfigError(f"n_repeated must be < n_tokens (got {n_rep}, n_tokens={n_tokens})")
     for name, value in (("n_tokens", n_tokens), ("n_pairs", n_pairs), ("B", B), ("n_repeated", n_rep)):
-        object.__setattr__(cfg, name, value)
-    object.__setattr__(cfg, "p", float(p))
+        normalise(cfg, name, value)
+    normalise(cfg, "p", float(p))
 
 
-@dataclass(frozen=True)
-class TransformerRecallConfig:
+@dataclass(frozen=True, kw_only=True)
+class TransformerRecallConfig(RecallTask, Architecture, Optimiser):
     """One seed of a Transformer trained on in-context associative recall (paper §3.2, App. C).
 
     Defaults are Table 1's recall model with LayerNorm (pre-LN) as the text and
@@ -356,48 +424,25 @@ class TransformerRecallConfig:
 
     kind: ClassVar[str] = "transformer_recall"
 
-    n_tokens: int
-    n_pairs: int
-    B: int = 1
-    p: float = 0.0
-    n_repeated: int = 2
     n_layers: int = 4
-    n_heads: int = 4
-    d_model: int = 256
-    d_qk: int = 64
-    mlp_factor: int = 4
+    max_steps: int = 200_000
+    eval_size: int = 512
     layer_norm: Literal["pre", "post", "none"] = "pre"  # the text's reading; "none" is Table 1's
     embedding: Literal["lookup", "linear"] = "lookup"  # lookup: N(0, 1) token vectors; linear: nn.Linear's init
-    lr: float = 1e-4
-    batch_size: int = 32
-    max_steps: int = 200_000
     threshold: float = 0.05
     emergence_on: Literal["test", "train_distribution"] = "test"
-    stop_factor: float | None = 1.5
-    eval_size: int = 512
-    evals_per_decade: int = 30
-    seed: int = 0
     schedule: str = schedule_field()  # B(t), p(t) from the heavy B, p (`schedules`)
 
     def __post_init__(self) -> None:
-        check_recall_task(self)
+        self.check_task()
+        self.check_architecture()
+        self.check_optimiser()
         check_run_schedule(self.schedule, self.B > 1 or self.p > 0, RECALL_SIGNALS)
-        if self.layer_norm not in ("pre", "post", "none"):
-            raise ConfigError(f"layer_norm must be 'pre', 'post' or 'none', got {self.layer_norm!r}")
-        if self.embedding not in ("lookup", "linear"):
-            raise ConfigError(f"embedding must be 'lookup' or 'linear', got {self.embedding!r}")
-        object.__setattr__(self, "lr", check_positive("lr (learning rate)", self.lr))
-        for name in ("n_layers", "n_heads", "d_model", "d_qk", "batch_size", "max_steps", "eval_size", "evals_per_decade"):
-            object.__setattr__(self, name, check_int(name, getattr(self, name), 1))
-        check_int("mlp_factor", self.mlp_factor, 0)
-        check_int("seed", self.seed, 0)
-        check_heads(self.d_model, self.n_heads)
+        check_choice("layer_norm", self.layer_norm, ("pre", "post", "none"))
+        check_choice("embedding", self.embedding, ("lookup", "linear"))
         if isinstance(self.threshold, bool) or not isinstance(self.threshold, numbers.Real) or not 0 < self.threshold < 1:
             raise ConfigError(f"threshold (an accuracy) must lie in (0, 1), got {self.threshold!r}")
-        if self.emergence_on not in ("test", "train_distribution"):
-            raise ConfigError(f"emergence_on must be 'test' or 'train_distribution', got {self.emergence_on!r}")
-        if self.stop_factor is not None and not self.stop_factor >= 1:
-            raise ConfigError(f"stop_factor must be ≥ 1 or None (run every step), got {self.stop_factor}")
+        check_choice("emergence_on", self.emergence_on, ("test", "train_distribution"))
 
 
 # Every kind of run, by its ``kind`` (the folder its results are stored in).

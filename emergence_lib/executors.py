@@ -20,20 +20,19 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
+import torch
+
 from .cache import RunResult
 from .configs import ConfigError
+from .runs import runner_for
 
 EXECUTORS = ("serial", "local", "dask")
 
 
 def run_chunk(kind: str, configs: Sequence[Any], device: str, threads: int | None) -> list[RunResult]:
     """Run one chunk (in whichever process the executor chose). ``threads`` pins torch's thread count."""
-    from .runs import runner_for
-
     if threads is not None:
         os.environ["OMP_NUM_THREADS"] = str(threads)
-        import torch
-
         torch.set_num_threads(threads)
     return runner_for(kind)(list(configs), device=device)
 

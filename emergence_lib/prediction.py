@@ -23,15 +23,19 @@ from __future__ import annotations
 import dataclasses
 import functools
 from dataclasses import dataclass
-from typing import Any, ClassVar, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
 
+from . import attention
+from .cache import run_key
 from .configs import ConfigError, ToyFlowConfig, ToyFullGDConfig, TransformerRecallConfig, TransformerRegressionConfig
-from .experiments import ScaledFigure, TRANSFORMER_SCALES
+from .figures import Figure3, Figure4, Prediction, cache_for
+from .runs import run_toy_flow
 from .metrics import NOT_REACHED, PowerLawFit, fit_power_law, mean_over_seeds
-from .recall import RECALL_SCALES
+from .sweep import run_sweep
+from .tables import figure3_tables
 
 # ------------------------------------------------------------------ predict_emergence --
 
@@ -56,8 +60,6 @@ def _differing_fields(config: Any, reference: Any, free: Sequence[str]) -> list[
 def regression_law(scale: str = "cpu") -> tuple[PowerLawFit, TransformerRegressionConfig]:
     """Figure 3's law C·d^α·T^β·B^γ, fitted on the seed means of its cached B = 1 and B > 1 runs (its "joint"
     table), and the run config it holds for (seed 0)."""
-    from .experiments import Figure3, figure3_tables
-
     fig = Figure3(scale=scale)
     results = fig.run(progress=False)
     joint = figure3_tables(results, fig.grid)["joint"]
@@ -68,16 +70,11 @@ def regression_law(scale: str = "cpu") -> tuple[PowerLawFit, TransformerRegressi
 @functools.lru_cache(maxsize=8)
 def recall_law(scale: str, lr: float) -> tuple[PowerLawFit, TransformerRecallConfig]:
     """Figure 4's law C·N_tokens^α·N_pairs^β at one learning rate, fitted on the seed means of its cached runs."""
-    from .recall import Figure4
-
     fig = Figure4(scale=scale)
     runs = [r for r in fig.sweeps()["grid"] if r.lr == lr]
     if not runs:
         raise ConfigError(f"lr must be one of Figure 4's learning rates at scale {scale!r} "
                           f"({sorted({r.lr for r in fig.sweeps()['grid']})}), got {lr}")
-    from .experiments import cache_for
-    from .sweep import run_sweep
-
     summary = run_sweep(runs, cache_for(scale), progress=False, executor="serial").summary
     table = mean_over_seeds(summary, ["n_tokens", "n_pairs"], value="emergence_step")
     table = table[np.isfinite(table["emergence_step"])]
@@ -93,8 +90,6 @@ def predict_emergence(config: Any, scale: str = "cpu") -> EmergencePrediction:
       the fields that differ).
     * `TransformerRecallConfig`: Figure 4's law at the config's learning rate, with the same rule.
     """
-    from .runs import run_toy_flow
-
     if isinstance(config, ToyFullGDConfig):
         if config.init != "zero":
             raise ConfigError("predict_emergence: the reduced flow starts from W = 0, a = 0 (init='zero'); got init='gaussian'")
@@ -230,60 +225,6 @@ def error_curve(errors: pd.DataFrame) -> pd.DataFrame:
     }).reset_index()
 
 
-# ------------------------------------------------------------------ held-out runs --
-
-# Chosen before any was run, inside the fitted grids (but off their points) and one step outside each.
-HELD_OUT: dict[str, dict[str, Any]] = {
-    "smoke": {"toy": ((48, 6, 0.0),), "regression": ((12, 3),), "recall": ((10, 3),), "recall_lr": 3e-3, "max_steps": 300},
-    "cpu": {
-        "toy": ((384, 24, 0.0), (768, 48, 0.2), (1536, 12, 0.4)),  # (T, d, p); full GD with W* ~ N(0, 1/d)
-        "regression": ((24, 12), (48, 6), (48, 24), (96, 12), (128, 48)),  # (T, d): Figure 3's grid is 16–128 × 4–32
-        # One seed only: seed 0 of (128, 48) never left its plateau in 20k steps (44 CPU-minutes); a second seed would
-        # cost as much again, more than the session that ran it had left.
-        "one_seed": ((128, 48),),
-        "recall": ((24, 5), (48, 7), (64, 10)),  # (n_tokens, n_pairs): Figure 4's is 16–64 × 4–8
-        "recall_lr": 1e-3,
-    },
-    "paper": {
-        "toy": ((384, 24, 0.0), (768, 48, 0.2), (1536, 12, 0.4)),
-        "regression": ((48, 24), (96, 48), (192, 96)),
-        "recall": ((48, 12), (96, 24), (192, 48)),
-        "recall_lr": 1e-4,
-    },
-}
-
-
-@dataclass(frozen=True)
-class Prediction(ScaledFigure):
-    """Held-out runs for `predict_emergence` (they also record attention, for the early warning)."""
-
-    name: ClassVar[str] = "When will it emerge?"
-    GRIDS: ClassVar[dict[str, dict[str, Any]]] = HELD_OUT
-
-    def sweeps(self) -> dict[str, list[Any]]:
-        from .experiments import Figure3
-        from .recall import Figure4
-
-        g = self.grid
-        reg = Figure3(scale=self.scale).sweeps()["T"][0]
-        rec = [r for r in Figure4(scale=self.scale).sweeps()["grid"] if r.lr == g["recall_lr"]][0]
-        seeds = TRANSFORMER_SCALES[self.scale]["seeds"]
-
-        # smoke: a shorter budget than the figures' (seconds, not minutes)
-        budget = {"max_steps": g["max_steps"]} if "max_steps" in g else {}
-
-        return {
-            "toy": [ToyFullGDConfig(T=T, d=d, p=p, lr=1.0, t_max=8.0 * np.sqrt(d) * T, target="gaussian")
-                    for T, d, p in g["toy"]],
-            # The same with unit-norm columns of W*, where the reduction is exact: what the Gaussian target costs.
-            "toy_unit_columns": [ToyFullGDConfig(T=T, d=d, p=p, lr=1.0, t_max=8.0 * np.sqrt(d) * T) for T, d, p in g["toy"]],
-            "regression": [dataclasses.replace(reg, T=T, d=d, seed=s, record_attention=True, **budget)
-                           for s in seeds for T, d in g["regression"] if s == seeds[0] or (T, d) not in g.get("one_seed", ())],
-            "recall": [dataclasses.replace(rec, n_tokens=V, n_pairs=N, seed=s, **budget)
-                       for s in RECALL_SCALES[self.scale]["seeds"] for V, N in g["recall"]],
-        }
-
-
 # ------------------------------------------------------------------ readers --
 
 
@@ -296,11 +237,9 @@ def toy_warning_runs(result: Any) -> list[tuple[np.ndarray, np.ndarray, float]]:
 def attention_warning_runs(result: Any, recording: str, crossing: str) -> list[tuple[np.ndarray, np.ndarray, float]]:
     """(step, per-head logit gap (n, layers·heads), the summary's ``crossing``) per Transformer run, from the
     attention ``recording`` (recall: "attn_query_to_value"; regression: "attn_relevant")."""
-    from .training import attention_array
-
     out = []
     for r, c in result.per_run():
-        weights = attention_array(c, recording)  # (n_evals, layers, heads)
+        weights = attention.as_array(c, recording)  # (n_evals, layers, heads)
         flat = weights.reshape(len(c), -1)
         out.append((c["step"].to_numpy(), np.stack([logit_gap(flat[:, k]) for k in range(flat.shape[1])], 1),
                     float(r[crossing])))
@@ -332,8 +271,6 @@ def held_out_table(results: dict[str, Any], scale: str) -> pd.DataFrame:
 
 def _config_of(task: str, summary: pd.DataFrame, i: int, scale: str) -> Any:
     """The run config of row ``i`` of a held-out sweep (rebuilt from the figure, matched by its run key)."""
-    from .cache import run_key
-
     for c in Prediction(scale=scale).sweeps()[task]:
         if run_key(c) == summary.loc[i, "run"]:
             return c

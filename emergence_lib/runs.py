@@ -1,4 +1,4 @@
-"""Run configs → results. One batch runner per kind of run, found by `config.kind`.
+"""Run configs → results. One batch runner per kind of run, found by `config.kind` in `KINDS`.
 
 A batch runner takes a list of configs of its kind and returns one `RunResult`
 each, in order. Batching lets cheap runs share one vectorised computation (the
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -121,14 +122,6 @@ def run_toy_sgd(configs: Sequence[ToySGDConfig], device: str = "cpu") -> list[Ru
     return results  # type: ignore[return-value]
 
 
-RUNNERS: dict[str, BatchRunner] = {
-    ToyFlowConfig.kind: run_toy_flow,
-    ToyFullGDConfig.kind: run_toy_full_gd,
-    ToySGDConfig.kind: run_toy_sgd,
-    TransformerRegressionConfig.kind: train_regression,  # seeds of a group train together
-    TransformerRecallConfig.kind: train_recall,
-}
-
 Chunker = Callable[[list, str], list[list]]  # (configs, device) -> chunks
 
 
@@ -151,19 +144,32 @@ def _seeds_batched_on_gpu(items: list, device: str) -> list[list]:
     return list(groups.values())
 
 
-# How a sweep splits the missing runs of a kind: each chunk is one runner call,
-# saved to the cache as soon as it returns (the unit of progress and of resumption).
-CHUNKERS: dict[str, Chunker] = {
-    ToyFlowConfig.kind: _fixed(64),  # cheap: one vectorised integration (16× a loop, bench/)
-    ToyFullGDConfig.kind: _fixed(1),  # seconds each
-    ToySGDConfig.kind: _seeds_batched_on_gpu,
-    TransformerRegressionConfig.kind: _seeds_batched_on_gpu,
-    TransformerRecallConfig.kind: _seeds_batched_on_gpu,
+@dataclass(frozen=True)
+class RunKind:
+    """How runs of one kind compute: ``run`` takes a chunk of configs and returns one result each; ``chunks``
+    splits a sweep's missing runs into such chunks (each one runner call, saved to the cache as soon as it
+    returns: the unit of progress and of resumption)."""
+
+    run: BatchRunner
+    chunks: Chunker
+
+
+# The one map from a run config's ``kind`` to its code.
+KINDS: dict[str, RunKind] = {
+    ToyFlowConfig.kind: RunKind(run_toy_flow, _fixed(64)),  # cheap: one vectorised integration (16× a loop, bench/)
+    ToyFullGDConfig.kind: RunKind(run_toy_full_gd, _fixed(1)),  # seconds each
+    ToySGDConfig.kind: RunKind(run_toy_sgd, _seeds_batched_on_gpu),
+    TransformerRegressionConfig.kind: RunKind(train_regression, _seeds_batched_on_gpu),
+    TransformerRecallConfig.kind: RunKind(train_recall, _seeds_batched_on_gpu),
 }
 
 
-def runner_for(kind: str) -> BatchRunner:
+def kind_of(kind: str) -> RunKind:
     try:
-        return RUNNERS[kind]
+        return KINDS[kind]
     except KeyError:
-        raise KeyError(f"no runner for run kind {kind!r}; known kinds: {sorted(RUNNERS)}") from None
+        raise KeyError(f"no runner for run kind {kind!r}; known kinds: {sorted(KINDS)}") from None
+
+
+def runner_for(kind: str) -> BatchRunner:
+    return kind_of(kind).run

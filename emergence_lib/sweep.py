@@ -17,17 +17,19 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
+import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from . import __version__
+from . import __version__, attention
 from .cache import ResultCache, RunResult, config_dict, machine_fingerprint, run_key
 from .devices import resolve_device
 from .locks import claim, lock_path, refresh, release
+from .metrics import first_crossing
 from .executors import check_executor, run_chunks
-from .runs import CHUNKERS
+from .runs import kind_of
 
 
 @dataclass
@@ -40,10 +42,44 @@ class SweepResult:
     def __repr__(self) -> str:
         return f"SweepResult({len(self.summary)} runs: {self.n_cached} from cache, {self.n_computed} computed)"
 
-    def per_run(self):
+    def per_run(self) -> Iterator[tuple[pd.Series, pd.DataFrame]]:
         """(summary row, curve table) for each run, in the sweep's order."""
         for run_id, curve in self.curves.groupby("run", sort=False):
             yield self.summary.loc[self.summary["run"] == run_id].iloc[0], curve
+
+    @staticmethod
+    def training_distribution(curve: pd.DataFrame, measure: str = "loss") -> pd.Series:
+        """A run's ``measure`` ("loss" or "accuracy") on its training distribution. A run without repetition
+        records none: its training distribution is its test data (regression: "no_repetition"; recall: "test")."""
+        test = curve[f"{measure}_test"] if f"{measure}_test" in curve else curve[f"{measure}_no_repetition"]
+        column = f"{measure}_train_distribution"
+        return curve[column].fillna(test) if column in curve else test
+
+    def crossings(self, column: str, level: float | Callable[[pd.Series], float], into: str = "crossing",
+                  time: str = "step", direction: str = "down", log: bool = False) -> pd.DataFrame:
+        """The summary with, per run, the first ``time`` at which curve ``column`` crosses ``level`` (a number, or
+        a function of the run's summary row) in ``direction``, in column ``into`` (NOT_REACHED if never), and
+        ``reached``. ``column`` may be "train_distribution_loss"/"train_distribution_accuracy"
+        (`training_distribution`)."""
+        found: dict[str, tuple[float, float]] = {}  # run → (crossing, level)
+        for row, curve in self.per_run():
+            lvl = level(row) if callable(level) else level
+            if column.startswith("train_distribution_"):
+                series = self.training_distribution(curve, column.removeprefix("train_distribution_"))
+            else:
+                series = curve[column]
+            found[row["run"]] = (first_crossing(curve[time].to_numpy(), series.to_numpy(), lvl, direction=direction, log=log), lvl)
+        out = self.summary.copy()
+        out[into] = [found[run][0] for run in out["run"]]
+        out["reached"] = np.isfinite(out[into])
+        if callable(level):
+            out["level"] = [found[run][1] for run in out["run"]]
+        return out
+
+    def attention(self) -> pd.DataFrame:
+        """Every attention recording of every run, tidy (`attention.tidy`), with the run and its seed."""
+        frames = [attention.tidy(curve).assign(run=row["run"], seed=int(row["seed"])) for row, curve in self.per_run()]
+        return pd.concat(frames, ignore_index=True)
 
 
 def run_sweep(
@@ -61,7 +97,7 @@ def run_sweep(
 
     With ``cache=None`` nothing is read or written (used by the smoke scale).
     Duplicate configs are computed once. Missing runs are computed in the
-    chunks their kind asks for (`runs.CHUNKERS`) through ``executor``
+    chunks their kind asks for (`runs.KINDS`) through ``executor``
     ("local" process pool, "serial", or "dask" with an optional ``scheduler``
     address; see `executors`), and each chunk is saved as soon as it finishes:
     an interrupted sweep loses only the chunks in flight.
@@ -114,7 +150,7 @@ def run_sweep(
         by_kind: dict[str, list[Any]] = defaultdict(list)
         for _, c in todo:
             by_kind[c.kind].append(c)
-        chunks = [(kind, chunk) for kind, cs in by_kind.items() for chunk in CHUNKERS[kind](cs, device)]
+        chunks = [(kind, chunk) for kind, cs in by_kind.items() for chunk in kind_of(kind).chunks(cs, device)]
         for i, out in run_chunks(chunks, executor, device, workers, scheduler):
             kind, chunk = chunks[i]
             for c, r in zip(chunk, out):

@@ -23,29 +23,27 @@ tensors then carry a leading "ensemble" dimension E.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import torch
 
-from .configs import check_solvable, check_task
+from .configs import RecallTask, RegressionTask
 
 
 @dataclass(frozen=True)
-class SingleLocationRegression:
-    """The task of one training seed. ``input_dim`` is d + 1 with the relevance feature, d without."""
+class SingleLocationRegression(RegressionTask):
+    """The task of one training seed (a run config's `configs.RegressionTask` fields and a seed).
+    ``input_dim`` is d + 1 with the relevance feature, d without."""
 
-    T: int
-    d: int
-    B: int = 1
-    p: float = 0.0
-    random_position: bool = True
-    relevance_feature: bool = True
-    normalise_target: bool = True
     task_seed: int = 0
 
     def __post_init__(self) -> None:
-        check_task(self)
-        check_solvable(self.random_position, self.relevance_feature)
+        self.check_task()
+
+    @cached_property
+    def _drawn(self) -> tuple[torch.Tensor, torch.Tensor, int]:
+        """(W*, x̃, the fixed position), drawn in this order from the task seed's generator."""
         g = torch.Generator().manual_seed(1_000_003 * self.task_seed + 17)
         w_star = torch.randn(self.d, self.d, generator=g) / np.sqrt(self.d)  # entries N(0, 1/d)
         if self.normalise_target:
@@ -54,9 +52,7 @@ class SingleLocationRegression:
             w_star = w_star * np.sqrt(self.d) / w_star.norm()
         x_tilde = torch.randn(self.d, generator=g)
         position = int(torch.randint(self.T, (1,), generator=g))
-        object.__setattr__(self, "_w_star", w_star)
-        object.__setattr__(self, "_x_tilde", x_tilde / x_tilde.norm())  # unit norm
-        object.__setattr__(self, "_position", position)
+        return w_star, x_tilde / x_tilde.norm(), position  # x̃ with unit norm
 
     @property
     def input_dim(self) -> int:
@@ -64,16 +60,16 @@ class SingleLocationRegression:
 
     @property
     def w_star(self) -> torch.Tensor:  # (d, d)
-        return self._w_star  # type: ignore[attr-defined]
+        return self._drawn[0]
 
     @property
     def x_tilde(self) -> torch.Tensor:  # (d,), unit norm
-        return self._x_tilde  # type: ignore[attr-defined]
+        return self._drawn[1]
 
     @property
     def fixed_position(self) -> int:
         """The relevant position of a run with ``random_position=False``."""
-        return self._position  # type: ignore[attr-defined]
+        return self._drawn[2]
 
     def shortcut_loss(self, p: float | None = None) -> float:
         """Loss without repetition of the best *constant* prediction under training repetition p.
@@ -148,7 +144,7 @@ class RecallBatch:
 
 
 @dataclass(frozen=True)
-class AssociativeRecallTask:
+class AssociativeRecallTask(RecallTask):
     """In-context associative recall (paper App. C.1), the task of one training seed.
 
     * The query distribution is fixed at creation: ``n_repeated`` (2) tokens,
@@ -165,23 +161,19 @@ class AssociativeRecallTask:
     the mean count is B / (1 − (1 − B/n_pairs)^n_pairs) (`mean_query_count`).
     """
 
-    n_tokens: int
-    n_pairs: int
-    B: int = 1
-    p: float = 0.0
-    n_repeated: int = 2
     task_seed: int = 0
 
     def __post_init__(self) -> None:
-        from .configs import check_recall_task
+        self.check_task()
 
-        check_recall_task(self)
+    @cached_property
+    def _drawn(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """(the repeated tokens, the query distribution), from the task seed's generator."""
         g = torch.Generator().manual_seed(1_000_003 * self.task_seed + 29)
         repeated = torch.randperm(self.n_tokens, generator=g)[: self.n_repeated]
         probs = torch.full((self.n_tokens,), (1 - self.p) / self.n_tokens, dtype=torch.float64)
         probs[repeated] += self.p / self.n_repeated
-        object.__setattr__(self, "_repeated", repeated.sort().values)
-        object.__setattr__(self, "_query_probs", probs)
+        return repeated.sort().values, probs
 
     @property
     def seq_len(self) -> int:
@@ -189,11 +181,11 @@ class AssociativeRecallTask:
 
     @property
     def repeated_tokens(self) -> torch.Tensor:  # (n_repeated,)
-        return self._repeated  # type: ignore[attr-defined]
+        return self._drawn[0]
 
     @property
     def query_probs(self) -> torch.Tensor:  # (n_tokens,), sums to 1
-        return self._query_probs  # type: ignore[attr-defined]
+        return self._drawn[1]
 
     def mean_query_count(self, B: int | None = None) -> float:
         """Expected number of query occurrences per sequence under the zero-redraw rule."""

@@ -26,23 +26,19 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .configs import ConfigError, check_heads, check_int
+from .configs import Architecture, ConfigError, check_int
 
 
 LAYER_NORMS = ("pre", "post", "none")
 
 
 @dataclass(frozen=True)
-class TransformerConfig:
-    """Architecture. Defaults are Table 1's linear-regression Transformer."""
+class TransformerConfig(Architecture):
+    """Architecture (`configs.Architecture`: layers, heads, widths) and what the task decides. Defaults are
+    Table 1's linear-regression Transformer."""
 
     input_dim: int
     output_dim: int
-    n_layers: int = 2
-    n_heads: int = 4
-    d_model: int = 256
-    d_qk: int = 64
-    mlp_factor: int = 4
     layer_norm: str = "none"  # "pre" | "post" | "none"
     skip: bool = True
     causal: bool = False
@@ -51,10 +47,9 @@ class TransformerConfig:
     readout_init: str = "default"  # "zero": the untrained model outputs exactly 0 (the paper's initial loss ½)
 
     def __post_init__(self) -> None:
-        for name, minimum in [("input_dim", 1), ("output_dim", 1), ("n_layers", 1), ("n_heads", 1),
-                              ("d_model", 1), ("d_qk", 1), ("mlp_factor", 0), ("max_len", 1)]:
-            check_int(name, getattr(self, name), minimum)
-        check_heads(self.d_model, self.n_heads)
+        for name in ("input_dim", "output_dim", "max_len"):
+            check_int(name, getattr(self, name), 1)
+        self.check_architecture()
         if self.layer_norm not in LAYER_NORMS:
             raise ConfigError(f"layer_norm must be one of {LAYER_NORMS}, got {self.layer_norm!r}")
         if self.embedding not in ("linear", "lookup"):

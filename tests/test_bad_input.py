@@ -5,7 +5,7 @@ import pytest
 from emergence_lib.cache import ResultCache
 from emergence_lib.cli import main as cli
 from emergence_lib.configs import ConfigError, ToyFlowConfig, check_scale
-from emergence_lib.experiments import Figure1
+from emergence_lib.figures import Figure1
 from emergence_lib.notebooks import prepare
 
 
@@ -104,7 +104,7 @@ def test_cross_sample_flow_needs_B_equal_one():
 
 
 def test_figure_grids_of_probabilities_are_checked():
-    from emergence_lib.experiments import Figure2
+    from emergence_lib.figures import Figure2
 
     with pytest.raises(ConfigError, match="p_values entry"):
         Figure2(scale="smoke", p_values=[0.0, 1.2])

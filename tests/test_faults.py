@@ -84,7 +84,7 @@ def test_an_unwritable_store_is_found_before_any_compute(data_dir, capsys):
 
 def test_a_folder_where_a_run_file_should_be_is_found_before_any_compute(data_dir, capsys, monkeypatch):
     from emergence_lib import sweep
-    from emergence_lib.experiments import Figure6
+    from emergence_lib.figures import Figure6
 
     config = Figure6(scale="cpu").runs()[0]
     ResultCache().path(config).mkdir(parents=True)
@@ -94,7 +94,7 @@ def test_a_folder_where_a_run_file_should_be_is_found_before_any_compute(data_di
 
 
 def test_clear_keeps_runs_other_figures_need_unless_forced(data_dir, capsys):
-    from emergence_lib.ablations import Figure13, Figure14
+    from emergence_lib.figures import Figure13, Figure14
     from emergence_lib.cache import run_key
 
     cache = ResultCache()
@@ -123,7 +123,7 @@ def test_verify_names_a_tampered_file_and_a_result_of_other_code(data_dir, capsy
     import json
 
     from emergence_lib.cache import content_checksum
-    from emergence_lib.experiments import Figure6
+    from emergence_lib.figures import Figure6
 
     assert cli(["run", "figure6", "--executor", "serial", "--device", "cpu"]) == 0
     capsys.readouterr()

@@ -31,8 +31,7 @@ def slow_counted_runner(monkeypatch):
         computed.extend(configs)
         return [RunResult({"plateau_length": float(c.T * c.d)}, {"t": [0.0, 1.0]}) for c in configs]
 
-    monkeypatch.setitem(runs.RUNNERS, ToyFlowConfig.kind, runner)
-    monkeypatch.setitem(runs.CHUNKERS, ToyFlowConfig.kind, lambda items, device: [[c] for c in items])
+    monkeypatch.setitem(runs.KINDS, ToyFlowConfig.kind, runs.RunKind(runner, lambda items, device: [[c] for c in items]))
     return computed
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from emergence_lib.configs import ConfigError, ToyFlowConfig, ToyFullGDConfig, TransformerRegressionConfig
 from emergence_lib.metrics import fit_power_law
-from emergence_lib.prediction import (Prediction, calibrate_level, early_warning_errors, fit_growth, logit_gap,
+from emergence_lib.figures import Prediction
+from emergence_lib.prediction import (calibrate_level, early_warning_errors, fit_growth, logit_gap,
                                       observed_gap, predict_emergence)
 from emergence_lib.toy import attention
 
@@ -77,11 +78,10 @@ def test_a_law_refuses_a_config_it_was_not_fitted_on():
 
 
 def test_held_out_points_are_off_the_fitted_grids():
-    from emergence_lib.experiments import TRANSFORMER_SCALES
-    from emergence_lib.recall import RECALL_SCALES
+    from emergence_lib.figures import RECALL_GRIDS, TRANSFORMER_GRIDS
 
     held = Prediction(scale="cpu").grid
-    g, r = TRANSFORMER_SCALES["cpu"], RECALL_SCALES["cpu"]
-    assert not any(T in g["T"] and d in g["d"] for T, d in held["regression"])
-    assert not any(V in r["n_tokens"] and N in r["n_pairs"] for V, N in held["recall"])
+    g, r = TRANSFORMER_GRIDS["cpu"], RECALL_GRIDS["cpu"]
+    assert not any(T in g.T and d in g.d for T, d in held.regression)
+    assert not any(V in r.n_tokens and N in r.n_pairs for V, N in held.recall)
     assert isinstance(Prediction(scale="cpu").sweeps()["regression"][0], TransformerRegressionConfig)

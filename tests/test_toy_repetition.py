@@ -6,7 +6,7 @@ import torch
 
 from emergence_lib.configs import ToySGDConfig
 from emergence_lib.metrics import plateau_length
-from emergence_lib.runs import CHUNKERS, run_toy_sgd
+from emergence_lib.runs import KINDS, run_toy_sgd
 from emergence_lib.toy import (
     hessian_eigenvalues,
     reduced_flow,
@@ -140,7 +140,7 @@ def test_sgd_from_the_theory_init_follows_the_flow():
 
 def test_sgd_runner_groups_seeds_on_gpu_only_and_keeps_order():
     configs = [ToySGDConfig(T=8, d=4, seed=s, t_max=5, record_every=5, lr=l) for l in (1.0, 0.5) for s in (2, 0)]
-    assert sorted(len(c) for c in CHUNKERS[ToySGDConfig.kind](configs, "cuda")) == [2, 2]
-    assert [len(c) for c in CHUNKERS[ToySGDConfig.kind](configs, "cpu")] == [1, 1, 1, 1]
+    assert sorted(len(c) for c in KINDS[ToySGDConfig.kind].chunks(configs, "cuda")) == [2, 2]
+    assert [len(c) for c in KINDS[ToySGDConfig.kind].chunks(configs, "cpu")] == [1, 1, 1, 1]
     out = run_toy_sgd(configs)
     assert len(out) == 4 and all(r.curve["t"][-1] == pytest.approx(5.0) for r in out)

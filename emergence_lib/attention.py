@@ -1,0 +1,63 @@
+"""Attention recordings: what a run stores of its attention patterns, and how it is read back.
+
+A recording (e.g. "attn_relevant" of regression, "attn_query_to_value" and "attn_value_to_key" of recall)
+is one weight per evaluation, layer and head: an array (n_evals, layers, heads). A run's file stores it as
+curve columns ``<name>_L<layer>H<head>`` (1-based), one per (layer, head), because curves are tables of
+equal-length columns. This module is the only place that writes or parses those names: everything else
+goes through `to_columns`, `as_array` and `tidy`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+
+_COLUMN = re.compile(r"^(?P<name>attn_\w+?)_L(?P<layer>\d+)H(?P<head>\d+)$")
+
+
+def to_columns(name: str, weights: np.ndarray) -> dict[str, np.ndarray]:
+    """Curve columns of the recording ``name`` from weights (n_evals, layers, heads)."""
+    return {f"{name}_L{layer + 1}H{head + 1}": weights[:, layer, head]
+            for layer in range(weights.shape[1]) for head in range(weights.shape[2])}
+
+
+def _cells(columns: Iterable[str]) -> dict[str, dict[tuple[int, int], str]]:
+    """Recording name → {(layer, head) (1-based): column} for the attention columns among ``columns``."""
+    out: dict[str, dict[tuple[int, int], str]] = {}
+    for column in columns:
+        m = _COLUMN.match(column)
+        if m:
+            out.setdefault(m["name"], {})[(int(m["layer"]), int(m["head"]))] = column
+    return out
+
+
+def recordings(columns: Iterable[str]) -> list[str]:
+    """The names of the attention recordings a curve holds."""
+    return list(_cells(columns))
+
+
+def as_array(curve: Mapping[str, np.ndarray] | pd.DataFrame, name: str) -> np.ndarray:
+    """The recording ``name`` of one run's curve as an array (n_evals, layers, heads)."""
+    cells = _cells(curve.keys()).get(name)
+    if not cells:
+        raise KeyError(f"no attention recording {name!r} in this curve")
+    L, H = max(k[0] for k in cells), max(k[1] for k in cells)
+    return np.stack([np.stack([np.asarray(curve[cells[(l, h)]], dtype=float) for h in range(1, H + 1)], -1)
+                     for l in range(1, L + 1)], 1)
+
+
+def tidy(curve: pd.DataFrame, time: str = "step") -> pd.DataFrame:
+    """One row per (evaluation, recording, layer, head) of one run's curve: columns time, kind, layer, head, weight.
+    ``kind`` is the recording's name without its "attn_" prefix (layers and heads 1-based)."""
+    frames = []
+    for name in recordings(curve.columns):
+        weights = as_array(curve, name)  # (n, L, H)
+        n, L, H = weights.shape
+        frames.append(pd.DataFrame({
+            time: np.repeat(curve[time].to_numpy(), L * H), "kind": name.removeprefix("attn_"),
+            "layer": np.tile(np.repeat(np.arange(1, L + 1), H), n), "head": np.tile(np.arange(1, H + 1), n * L),
+            "weight": weights.reshape(-1)}))
+    return pd.concat(frames, ignore_index=True)

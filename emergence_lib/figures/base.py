@@ -1,0 +1,123 @@
+"""What every figure config shares: a scale in, named sweeps of run configs out, run through the scale's cache.
+
+A figure is a frozen dataclass. Its per-scale grids are one frozen dataclass per figure family
+(``GRIDS[scale]``, read as ``figure.grid``); the figure's own fields named in ``OVERRIDES`` replace the
+grid's field of the same name when they are not None (papermill parameters such as ``d_values``).
+Every run config is built, and so validated, on creation: bad input fails before any compute.
+
+Scales:
+* ``smoke``: seconds, small grids, nothing cached (tests);
+* ``cpu``: the default; a 2-core laptop in minutes; cached in ``data/``;
+* ``paper``: the paper's grids (or denser where the paper's are unknown); cached.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping, Sequence
+
+from ..cache import OnCorrupt, ResultCache
+from ..configs import ConfigError, Scale, check_int, check_probability, check_scale, normalise
+from ..sweep import SweepResult, run_sweep
+
+SMOKE_CACHE_ENV = "EMERGENCE_SMOKE_CACHE"
+
+# Recording density (points per decade of time) of runs that only feed plateau
+# lengths: the crossing is located by re-integration (`toy.refined_plateau_length`),
+# so a sparse record loses no precision and keeps data/ small. Curves that are
+# plotted use the default 200.
+PLATEAU_PPD = 50
+
+
+def cache_for(scale: str, on_corrupt: OnCorrupt = "raise") -> ResultCache | None:
+    """The cache a scale uses: ``data/`` for cpu and paper; none for smoke (always recomputed), unless
+    ``$EMERGENCE_SMOKE_CACHE`` names a scratch folder, where the test command lets the smoke chapters share runs
+    (never ``data/``)."""
+    check_scale(scale)
+    if on_corrupt not in ("raise", "recompute"):
+        raise ConfigError(f"on_corrupt must be 'raise' or 'recompute', got {on_corrupt!r}")
+    if scale == "smoke":
+        scratch = os.environ.get(SMOKE_CACHE_ENV)
+        return ResultCache(scratch, on_corrupt=on_corrupt) if scratch else None
+    return ResultCache(on_corrupt=on_corrupt)
+
+
+def int_grid(name: str, values: Sequence[int], minimum: int) -> tuple[int, ...]:
+    """A sorted grid of distinct integers ≥ ``minimum``, or a ConfigError naming ``name``."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise ConfigError(f"{name} must be a list of integers ≥ {minimum}, got {values!r}")
+    out = tuple(check_int(f"{name} entry", v, minimum) for v in values)
+    if len(out) == 0:
+        raise ConfigError(f"{name} must not be empty")
+    if len(set(out)) != len(out):
+        raise ConfigError(f"{name} has repeated values: {out}")
+    return tuple(sorted(out))
+
+
+def p_grid(name: str, values: Sequence[float]) -> tuple[float, ...]:
+    """A sorted, non-empty grid of probabilities in [0, 1), or a ConfigError naming ``name``."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or len(values) == 0:
+        raise ConfigError(f"{name} must be a non-empty list of probabilities in [0, 1), got {values!r}")
+    for v in values:
+        try:
+            check_probability(v)
+        except ConfigError as exc:
+            raise ConfigError(f"{name} entry: {exc}") from None
+    return tuple(sorted(float(v) for v in values))
+
+
+class FigureConfig:
+    """Shared behaviour: every figure expands into named sweeps and runs them through its cache."""
+
+    name: ClassVar[str]
+    scale: Scale
+
+    def sweeps(self) -> dict[str, list[Any]]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def runs(self) -> list[Any]:
+        """Every run the figure needs."""
+        return [r for runs in self.sweeps().values() for r in runs]
+
+    def run(self, progress: bool = True, device: str = "cpu") -> dict[str, SweepResult]:
+        """Results of every sweep, from the scale's cache where present; missing runs train on ``device``."""
+        cache = cache_for(self.scale)
+        # Smoke runs take milliseconds: starting a process pool (and torch in each worker) would cost more.
+        executor = "serial" if self.scale == "smoke" else "local"
+        return {
+            key: run_sweep(runs, cache, progress=progress, desc=f"{self.name} {key}", device=device, executor=executor)
+            for key, runs in self.sweeps().items()
+        }
+
+
+@dataclass(frozen=True)
+class ScaledFigure(FigureConfig):
+    """A figure whose grids are one frozen dataclass per scale (``GRIDS[scale]``, read as ``self.grid``),
+    with the figure's fields in ``OVERRIDES`` (None: the scale's value) replacing the grid's of the same name."""
+
+    GRIDS: ClassVar[Mapping[str, Any]]
+    OVERRIDES: ClassVar[tuple[str, ...]] = ()
+
+    scale: Scale = "cpu"
+
+    def __post_init__(self) -> None:
+        check_scale(self.scale)
+        self.check()
+        self.runs()  # build every run config now, so that any bad value fails here, before compute
+
+    def check(self) -> None:
+        """Validate the figure's own fields (the grid validates itself)."""
+
+    @property
+    def grid(self) -> Any:
+        base = self.GRIDS[self.scale]
+        given = {name: getattr(self, name) for name in self.OVERRIDES if getattr(self, name) is not None}
+        return dataclasses.replace(base, **given) if given else base
+
+
+def normalise_grid(grid: object, **checked: object) -> None:
+    """Store a grid dataclass's validated values (sorted tuples, ints) in place."""
+    for name, value in checked.items():
+        normalise(grid, name, value)

@@ -1,0 +1,122 @@
+"""Figures 3, 11 and 12 (paper §2.4, App. B): a small Transformer on single-location regression."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..configs import TransformerRegressionConfig
+from .base import ScaledFigure
+
+
+@dataclass(frozen=True)
+class Figure11Grid:
+    T: int
+    d: tuple[int, ...]
+    seeds: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TransformerGrid:
+    """One scale of the regression experiments. Sizes are (T, d) pairs."""
+
+    model: dict[str, int]  # width: d_model and d_qk (the rest is Table 1's)
+    lr: float  # Adam, every panel but the right one
+    p_lrs: tuple[float, ...]  # the right panel's candidates (the chapter keeps the better per (p, d))
+    seeds: tuple[int, ...]
+    max_steps: int
+    T: tuple[int, ...]  # left panel
+    d: tuple[int, ...]
+    T_B: int  # middle panel
+    B: tuple[int, ...]
+    T_p: int  # right panel
+    p: tuple[float, ...]
+    fig11: Figure11Grid
+    larger: tuple[tuple[int, int], ...] = ()  # a few bigger (T, d): how the exponents move with size
+    p_larger: tuple[tuple[int, int], ...] = ()  # p = 0 vs the largest p at bigger (T, d)
+    readout_default: tuple[tuple[int, int], ...] = field(default=())  # nn.Linear's readout instead of zero
+
+
+# "paper" is Table 1; "cpu" is ours (see chapters/03_transformer.ipynb for why): a 4× narrower model (width 64,
+# QK 16), a 10× larger learning rate, 2 seeds, and T, d grids 4–8× smaller.
+TRANSFORMER_GRIDS = {
+    "smoke": TransformerGrid(model={"d_model": 32, "d_qk": 8}, lr=3e-3, p_lrs=(3e-3,), seeds=(0,), max_steps=3000,
+                             T=(8, 16), d=(2, 4), T_B=16, B=(1, 2), T_p=16, p=(0.0, 0.4),
+                             fig11=Figure11Grid(T=16, d=(4,), seeds=(0, 1)), readout_default=((16, 4),)),
+    "cpu": TransformerGrid(model={"d_model": 64, "d_qk": 16}, lr=1e-3, p_lrs=(1e-3, 3e-3), seeds=(0, 1), max_steps=20_000,
+                           T=(16, 32, 64, 128), d=(4, 8, 16, 32), T_B=64, B=(1, 2, 4, 8), T_p=32, p=(0.0, 0.1, 0.2, 0.4),
+                           fig11=Figure11Grid(T=64, d=(8, 16), seeds=(0, 1, 2, 3, 4)),
+                           larger=((32, 64), (64, 64)), p_larger=((32, 64), (32, 128), (64, 32)),
+                           readout_default=((32, 8), (64, 16), (32, 32))),
+    "paper": TransformerGrid(model={"d_model": 256, "d_qk": 64}, lr=1e-4, p_lrs=(1e-4, 3e-4), seeds=(0, 1, 2, 3, 4),
+                             max_steps=50_000, T=(32, 64, 128, 256), d=(16, 32, 64, 128), T_B=256, B=(1, 2, 4, 8, 16),
+                             T_p=256, p=(0.0, 0.1, 0.2, 0.4), fig11=Figure11Grid(T=128, d=(16, 32, 64), seeds=(0, 1, 2, 3, 4)),
+                             readout_default=((64, 32), (128, 64))),
+}
+
+# Right panel: plateau at loss 0.4 read on data without repetition; runs stop at 2.5× it.
+P_RUNS: dict[str, Any] = dict(threshold=0.4, plateau_on="no_repetition", stop_factor=2.5)
+
+
+@dataclass(frozen=True)
+class Figure3(ScaledFigure):
+    """Figure 3: a 2-layer, 4-head Transformer (no LayerNorm) on single-location regression.
+
+    Left: plateau vs d per T (B = 1). Middle: plateau vs d per B at T = T_B,
+    measured on data with the same B. Right: plateau vs d per p at T = T_p,
+    threshold 0.4, on data without repetition, for two learning rates (the
+    chapter keeps the better one per (p, d), as the paper did). "larger":
+    a few bigger (T, d) points to see how the fitted exponents move with size;
+    "p_larger": p = 0 vs the largest p at bigger (T, d), to see whether
+    cross-sample repetition starts to help.
+    """
+
+    name: ClassVar[str] = "Figure 3"
+    GRIDS: ClassVar[dict[str, TransformerGrid]] = TRANSFORMER_GRIDS
+
+    def _runs(self, T: int, d: int, **kw: Any) -> list[TransformerRegressionConfig]:
+        g = self.grid
+        base = dict(T=T, d=d, lr=g.lr, max_steps=g.max_steps, **g.model) | kw
+        return [TransformerRegressionConfig(seed=s, **base) for s in g.seeds]
+
+    def sweeps(self) -> dict[str, list[TransformerRegressionConfig]]:
+        g = self.grid
+        return {
+            "T": [r for T in g.T for d in g.d for r in self._runs(T, d)],
+            "B": [r for B in g.B if B > 1 for d in g.d for r in self._runs(g.T_B, d, B=B)],
+            "p": [r for lr in g.p_lrs for p in g.p for d in g.d for r in self._runs(g.T_p, d, p=p, lr=lr, **P_RUNS)],
+            "larger": [r for T, d in g.larger for r in self._runs(T, d)],
+            # Does cross-sample repetition start to help at larger d or T? (p = 0 vs the largest p, the larger lr)
+            "p_larger": [r for T, d in g.p_larger for p in (0.0, max(g.p))
+                         for r in self._runs(T, d, p=p, lr=max(g.p_lrs), **P_RUNS)],
+            # The same runs as "T" at a few points, but with nn.Linear's default readout: what starting at loss ½ changes.
+            "readout_default": [r for T, d in g.readout_default for r in self._runs(T, d, readout_init="default")],
+        }
+
+
+@dataclass(frozen=True)
+class Figure11(ScaledFigure):
+    """Figure 11: learning curves of several seeds (each its own relevant positions and W*)."""
+
+    name: ClassVar[str] = "Figure 11"
+    GRIDS: ClassVar[dict[str, TransformerGrid]] = TRANSFORMER_GRIDS
+
+    def sweeps(self) -> dict[str, list[TransformerRegressionConfig]]:
+        g = self.grid
+        f = g.fig11
+        return {"curves": [
+            TransformerRegressionConfig(T=f.T, d=d, lr=g.lr, max_steps=g.max_steps, seed=s, stop_factor=3.0, **g.model)
+            for d in f.d for s in f.seeds
+        ]}
+
+
+@dataclass(frozen=True)
+class Figure12(ScaledFigure):
+    """Figure 12: under cross-sample repetition, the loss on the training distribution and on data without
+    repetition: Figure 3's right-panel runs at its base learning rate (no runs of its own)."""
+
+    name: ClassVar[str] = "Figure 12"
+    GRIDS: ClassVar[dict[str, TransformerGrid]] = TRANSFORMER_GRIDS
+
+    def sweeps(self) -> dict[str, list[TransformerRegressionConfig]]:
+        return {"p": [r for r in Figure3(scale=self.scale).sweeps()["p"] if r.lr == self.grid.lr]}
