@@ -47,6 +47,12 @@ class SweepResult:
         for run_id, curve in self.curves.groupby("run", sort=False):
             yield self.summary.loc[self.summary["run"] == run_id].iloc[0], curve
 
+    def subset(self, runs: Sequence[str] | pd.Series) -> "SweepResult":
+        """The same result restricted to the runs (ids) ``runs``, e.g. the best learning rate's."""
+        keep = set(runs)
+        return SweepResult(self.summary[self.summary["run"].isin(keep)].reset_index(drop=True),
+                           self.curves[self.curves["run"].isin(keep)].reset_index(drop=True), self.n_cached, self.n_computed)
+
     @staticmethod
     def training_distribution(curve: pd.DataFrame, measure: str = "loss") -> pd.Series:
         """A run's ``measure`` ("loss" or "accuracy") on its training distribution. A run without repetition

@@ -66,6 +66,15 @@ class RecallGrid:
     no_ln_lrs: tuple[float, ...]  # Figure 4 without LayerNorm (Table 1's reading)
     placement: PlacementGrid
 
+    def describe(self) -> dict[str, Any]:
+        """The set-up in a chapter's words (a column of its settings table)."""
+        m, f = self.model, self.fig5
+        return {"layers × heads": f"{m['n_layers']} × {m['n_heads']}", "width / QK dim": f"{m['d_model']} / {m['d_qk']}",
+                "lr candidates": self.lrs, "seeds": len(self.seeds), "emergence at test accuracy": self.threshold,
+                "N_tokens": self.n_tokens, "N_pairs": self.n_pairs, "max steps (Fig. 4)": self.max_steps,
+                "Fig. 5 (N_tokens, N_pairs, lr, steps)": (f.n_tokens, f.n_pairs, f.lr, f.steps),
+                "Fig. 5 B / p": f"{f.B} / {f.p}"}
+
 
 RECALL_GRIDS = {
     "smoke": RecallGrid(

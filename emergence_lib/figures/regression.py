@@ -36,6 +36,13 @@ class TransformerGrid:
     p_larger: tuple[tuple[int, int], ...] = ()  # p = 0 vs the largest p at bigger (T, d)
     readout_default: tuple[tuple[int, int], ...] = field(default=())  # nn.Linear's readout instead of zero
 
+    def describe(self) -> dict[str, Any]:
+        """The set-up in a chapter's words (a column of its settings table)."""
+        return {"width / QK dim": f"{self.model['d_model']} / {self.model['d_qk']}", "Adam lr": self.lr,
+                "lr for p (best of)": self.p_lrs, "seeds": len(self.seeds), "max steps": self.max_steps,
+                "T (left)": self.T, "d": self.d, "B (middle, at T)": f"{self.B} at T = {self.T_B}",
+                "p (right, at T)": f"{self.p} at T = {self.T_p}", "larger points (T, d)": self.larger or "—"}
+
 
 # "paper" is Table 1; "cpu" is ours (see chapters/03_transformer.ipynb for why): a 4× narrower model (width 64,
 # QK 16), a 10× larger learning rate, 2 seeds, and T, d grids 4–8× smaller.
