@@ -1,0 +1,258 @@
+"""Chapters 04 (Figures 4, 5) and A5 (Figures 16, 17): associative recall."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from .. import claims, plotting, tables
+from ..figures import PAPER, RECALL_GRIDS
+from ..figures.recall import RecallGrid
+from ..report import glue_figure, glue_number, glue_text, show_table
+from ..sweep import SweepResult
+
+Results = dict[str, SweepResult]
+
+
+def settings(res4: Results, res5: Results, grid: RecallGrid) -> None:
+    """The paper's set-up beside this scale's, and what the runs cost (fig4_runs, fig4_cpu_minutes)."""
+    table = pd.DataFrame({"paper (Table 1, §3)": RECALL_GRIDS["paper"].describe(), "this run": grid.describe()})
+    show_table(table.rename_axis("setting").map(str), "Figures 4–5: the paper's set-up and this run's", index=True)
+    s = pd.concat([res4["grid"].summary, res5["B"].summary, res5["p"].summary]).drop_duplicates("run")
+    glue_number("fig4_runs", len(s), "d")
+    glue_number("fig4_cpu_minutes", s["seconds"].sum() / 60, ".0f")
+
+
+def figure4(res4: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
+    """Figure 4: accuracy and loss over training at the largest vocabulary, and steps to the threshold against
+    N_tokens per N_pairs with the fitted law, at the best learning rate per point (glued: fig4, fig4_*)."""
+    threshold = grid.threshold
+    summary4 = res4["grid"].summary
+    every_lr, best = tables.best_lr_table(summary4)
+    V_max = max(grid.n_tokens)
+    curves = res4["grid"].curves
+    assert np.isfinite(best["emergence_step"]).all(), "every configuration must emerge at its best lr"
+    table4, fit4 = tables.figure4_fit(best)
+    paper4 = PAPER["figure4"]
+
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4.4))
+    colors = plotting.hue_colors(grid.n_pairs)
+    for N in grid.n_pairs:
+        row = best[(best["n_tokens"] == V_max) & (best["n_pairs"] == N)]
+        if not len(row):
+            continue
+        lr = float(row["lr"].iloc[0])
+        c = curves[(curves["n_tokens"] == V_max) & (curves["n_pairs"] == N) & np.isclose(curves["lr"], lr) & (curves["seed"] == grid.seeds[0])]
+        axes[0].plot(c["step"], c["accuracy_test"], color=colors[N], label=f"$N_\\mathrm{{pairs}}$ = {N}")
+        axes[0].axhline(1 / N, color=colors[N], ls=":", lw=1)
+        axes[1].plot(c["step"], c["loss_test"], color=colors[N], label=f"$N_\\mathrm{{pairs}}$ = {N}")
+        # runs stop at 1.5× their emergence step: a bar marks each deliberate end
+        for ax, col in [(axes[0], "accuracy_test"), (axes[1], "loss_test")]:
+            ax.plot(c["step"].iloc[-1:], c[col].iloc[-1:], "|", color=colors[N], ms=12, mew=2)
+    axes[0].axhline(1 / V_max, color="0.4", ls=":", lw=1)
+    axes[0].axhline(threshold, color="0.6", ls="--", lw=1)
+    axes[0].set(xlabel="step", ylabel="test accuracy")
+    axes[1].set(xlabel="step", ylabel="test loss (cross-entropy)")
+    axes[0].legend()
+    plotting.plot_plateau_vs_x(axes[2], table4, hue="N_pairs", x="N_tokens", y="emergence_step", fit=fit4, paper_law=paper4,
+                               paper_label="paper (at 5%): " + plotting.law_label(paper4["C"], {k: paper4[k] for k in ("N_tokens", "N_pairs")}))
+    axes[2].set_ylabel(f"steps to {threshold:.0%} test accuracy")
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    glue_figure("fig4", fig)
+    alpha, beta = fit4.exponents["N_tokens"], fit4.exponents["N_pairs"]
+    glue_number("fig4_V", V_max, "d")
+    glue_number("fig4_threshold", 100 * threshold, ".0f")
+    glue_number("fig4_alpha", alpha, ".2f")
+    glue_number("fig4_beta", beta, ".2f")
+    glue_number("fig4_alpha_se", fit4.stderr["N_tokens"], ".2f")
+    glue_number("fig4_beta_se", fit4.stderr["N_pairs"], ".2f")
+    glue_number("fig4_r2", fit4.r2, ".3f")
+    checked = [claims.record("figure4.pairs_exponent", beta, scale), claims.record("figure4.tokens_exponent", alpha, scale)]
+    return SimpleNamespace(every_lr=every_lr, best=best, table4=table4, fit4=fit4, alpha=alpha, beta=beta, paper4=paper4,
+                           checked=checked)
+
+
+def threshold_table(res4: Results, grid: RecallGrid, best: pd.DataFrame) -> SimpleNamespace:
+    """Steps to 5% (the paper's), 2/N_pairs and this scale's threshold, with the accuracy held during the plateau;
+    and the law refitted at 2/N_pairs (glued: fig4_pairs_alpha, fig4_pairs_beta)."""
+    threshold, summary4 = grid.threshold, res4["grid"].summary
+    paper_key, pairs_key, ours_key = "5% (paper)", "2/N_pairs", f"{threshold:.0%} (this scale)"
+    levels = {paper_key: 0.05, pairs_key: {N: 2 / N for N in grid.n_pairs}, ours_key: threshold}
+    runs_best = summary4.merge(best[["n_tokens", "n_pairs", "lr"]], on=["n_tokens", "n_pairs", "lr"])
+    best_res = res4["grid"].subset(runs_best["run"])
+    rows = []
+    for name, level in levels.items():
+        t = tables.crossing_steps(best_res, level)
+        m = t.groupby(["n_tokens", "n_pairs"])["emergence_step"].mean()
+        for (V, N), v in m.items():
+            rows.append({"N_tokens": V, "N_pairs": N, "threshold": name, "steps": v})
+    plateau_acc = []
+    for meta, c in best_res.per_run():
+        end = meta["emergence_step"]
+        inside = (c["step"] > 0) & (c["step"] <= 0.5 * end) if np.isfinite(end) else c["step"] > 0
+        plateau_acc.append({"N_tokens": meta["n_tokens"], "N_pairs": meta["n_pairs"], "plateau accuracy": c.loc[inside, "accuracy_test"].median()})
+    thresholds = pd.DataFrame(rows).pivot_table(index=["N_pairs", "N_tokens"], columns="threshold", values="steps")
+    thresholds = thresholds.join(pd.DataFrame(plateau_acc).groupby(["N_pairs", "N_tokens"]).mean())
+    thresholds["1/N_pairs"] = [1 / N for N, _ in thresholds.index]
+    show_table(thresholds, "Figure 4: steps to three accuracy levels (best lr, seed means), and the accuracy during the plateau", index=True)
+    # The same fit at the 2/N_pairs threshold, where it is above the plateau (a check that 50% is not special):
+    pairs_t = tables.crossing_steps(best_res, levels[pairs_key])
+    _, fit_pairs = tables.figure4_fit(tables.best_lr_table(pairs_t)[1]) if np.isfinite(pairs_t["emergence_step"]).all() else (None, None)
+    glue_number("fig4_pairs_beta", fit_pairs.exponents["N_pairs"] if fit_pairs is not None else float("nan"), ".2f")
+    glue_number("fig4_pairs_alpha", fit_pairs.exponents["N_tokens"] if fit_pairs is not None else float("nan"), ".2f")
+    return SimpleNamespace(thresholds=thresholds, fit_pairs=fit_pairs, paper_key=paper_key, ours_key=ours_key)
+
+
+def learning_rates(res4: Results, every_lr: pd.DataFrame, best: pd.DataFrame) -> None:
+    """Mean steps at each candidate learning rate, the chosen one, and the probe of a larger lr (glued: fig4_chosen_lr)."""
+    summary4 = res4["grid"].summary
+    lr_table = every_lr.pivot_table(index=["n_pairs", "n_tokens"], columns="lr", values="emergence_step")
+    lr_table.columns = [f"lr {c:g}" for c in lr_table.columns]
+    lr_table["chosen lr"] = best.set_index(["n_pairs", "n_tokens"])["lr"].map("{:g}".format)
+    show_table(lr_table, "Figure 4: mean steps to the threshold at each candidate learning rate", index=True, collapsed=True)
+    chosen = best["lr"].unique()
+    glue_text("fig4_chosen_lr", f"{chosen[0]:g} is the fastest learning rate at every point" if len(chosen) == 1
+              else f"the fastest learning rate varies between points ({', '.join(f'{v:g}' for v in sorted(chosen))})")
+    if len(res4["lr_probe"].summary):
+        probe = tables.best_lr_table(pd.concat([summary4, res4["lr_probe"].summary]))[0]
+        probe = probe[probe.set_index(["n_tokens", "n_pairs"]).index.isin(res4["lr_probe"].summary.set_index(["n_tokens", "n_pairs"]).index)]
+        probe = probe.pivot_table(index=["n_pairs", "n_tokens"], columns="lr", values="emergence_step")
+        probe.columns = [f"lr {c:g}" for c in probe.columns]
+        show_table(probe, "Figure 4: the learning-rate probe on the smallest vocabulary (mean steps; not reached: beyond the budget)", index=True)
+
+
+def figure4_layer_norm(res4: Results, grid: RecallGrid, f4: SimpleNamespace, scale: str) -> SimpleNamespace:
+    """Figure 4's law with pre-LN (the text) and without LayerNorm (Table 1), and the ratio of their steps
+    (glued: fig4_ln, fig4_ln_*, fig4_noln_*)."""
+    table4, fit4, paper4, threshold = f4.table4, f4.fit4, f4.paper4, grid.threshold
+    no_ln = res4["grid_no_ln"].summary
+    best_no_ln = tables.best_lr_table(no_ln)[1]
+    assert np.isfinite(best_no_ln["emergence_step"]).all(), "every configuration must emerge without LayerNorm too"
+    table_no_ln, fit_no_ln = tables.figure4_fit(best_no_ln)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6), sharey=True)
+    for ax, (name, table, fit) in zip(axes, [("pre-LN (the text; this book's default)", table4, fit4),
+                                             ("no LayerNorm (Table 1)", table_no_ln, fit_no_ln)]):
+        plotting.plot_plateau_vs_x(ax, table, hue="N_pairs", x="N_tokens", y="emergence_step", fit=fit, legend=False)
+        ax.legend(loc="upper left")
+        ax.set_title(name)
+    axes[0].set_ylabel(f"steps to {threshold:.0%} test accuracy")
+    axes[1].set_ylabel("")
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    glue_figure("fig4_ln", fig)
+    readings = pd.DataFrame([
+        {"reading": "paper (5% test accuracy)", "C": paper4["C"], "α (N_tokens)": paper4["N_tokens"], "β (N_pairs)": paper4["N_pairs"], "R²": paper4["R2"]},
+        *[{"reading": name, "C": f.constant, "α (N_tokens)": f.exponents["N_tokens"], "β (N_pairs)": f.exponents["N_pairs"], "R²": f.r2,
+           "± α": f.stderr["N_tokens"], "± β": f.stderr["N_pairs"]}
+          for name, f in [("ours, pre-LN", fit4), ("ours, no LayerNorm", fit_no_ln)]],
+    ])
+    ratio = table4.merge(table_no_ln, on=["N_tokens", "N_pairs"], suffixes=("_pre_ln", "_no_ln"))
+    ratio["pre-LN / no LN"] = ratio["emergence_step_pre_ln"] / ratio["emergence_step_no_ln"]
+    ratio_wide = ratio.pivot_table(index="N_pairs", columns="N_tokens", values="pre-LN / no LN")
+    ratio_wide.columns = [f"N_tokens = {c}" for c in ratio_wide.columns]
+    r = ratio.set_index(["N_tokens", "N_pairs"])["pre-LN / no LN"]
+    glue_number("fig4_ln_small", r.loc[(min(grid.n_tokens), min(grid.n_pairs))], ".2f")
+    glue_number("fig4_ln_large", r.loc[(max(grid.n_tokens), max(grid.n_pairs))], ".2f")
+    glue_number("fig4_noln_alpha", fit_no_ln.exponents["N_tokens"], ".2f")
+    glue_number("fig4_noln_beta", fit_no_ln.exponents["N_pairs"], ".2f")
+    glue_number("fig4_noln_runs", no_ln["run"].nunique(), "d")
+    glue_number("fig4_noln_minutes", no_ln.drop_duplicates("run")["seconds"].sum() / 60, ".0f")
+    checked = [claims.record("figure4.layernorm", r.min(), scale)]
+    return SimpleNamespace(readings=readings, ratio_wide=ratio_wide, r=r, fit_no_ln=fit_no_ln, checked=checked)
+
+
+def figure5(res5: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
+    """Figure 5: test accuracy and loss under in-context (B) and cross-sample (p) repetition, and the speed-ups
+    (glued: fig5, fig5_V, fig5_N, fig5_sB, fig5_sp)."""
+    f5, threshold = grid.fig5, grid.threshold
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8), sharex=True)
+    speed = {}
+    for j, (by, res) in enumerate([("B", res5["B"]), ("p", res5["p"])]):
+        c = res.curves
+        colors = plotting.hue_colors(c[by])
+        for v, g in c.groupby(by):
+            m = g.groupby("step")[["accuracy_test", "loss_test"]].mean()
+            axes[0, j].plot(m.index, m["accuracy_test"], color=colors[v], label=f"${by}$ = {v:g}")
+            axes[1, j].plot(m.index, m["loss_test"], color=colors[v], label=f"${by}$ = {v:g}")
+        axes[0, j].axhline(threshold, color="0.6", ls="--", lw=1)
+        axes[0, j].set(ylabel="test accuracy (no repetition)", title="in-context repetition $B$" if by == "B" else "cross-sample repetition $p$")
+        axes[1, j].set(xlabel="step", ylabel="test loss")
+        axes[0, j].legend()
+        speed[by] = tables.speedups(res.summary, by)
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    glue_figure("fig5", fig)
+    sB, sp = speed["B"].set_index("B"), speed["p"].set_index("p")
+    glue_number("fig5_V", f5.n_tokens, "d")
+    glue_number("fig5_N", f5.n_pairs, "d")
+    glue_number("fig5_sB", sB.loc[sB.index > 1, "speedup"].max(), ".1f")
+    glue_number("fig5_sp", sp.loc[sp.index > 0, "speedup"].max(), ".1f")
+    checked = [claims.record("figure5.in_context_speedup", sB.loc[sB.index > 1, "speedup"].max(), scale),
+               claims.record("figure5.cross_sample_speedup", sp.loc[sp.index > 0, "speedup"].max(), scale)]
+    return SimpleNamespace(speed=speed, sB=sB, sp=sp, checked=checked)
+
+
+def overfitting(res5: Results, threshold: float, f5: SimpleNamespace, scale: str) -> SimpleNamespace:
+    """Figure 5's overfitting measures per setting (`tables.repetition_table`; glued: fig5_B_*, fig5_p_*, fig5_pmax_*)."""
+    sB, sp = f5.sB, f5.sp
+    over = tables.repetition_table({"B": res5["B"], "p": res5["p"]}, threshold)
+    show_table(over, "Figure 5: overfitting measures per setting (seed means)", index=True)
+    ob = over.loc["B"].reset_index().set_index("B")
+    op = over.loc["p"].reset_index().set_index("p")
+    B_max, p_max = ob.index.max(), op.index.max()
+    B_best = sB.loc[sB.index > 1, "speedup"].idxmax()
+    p_help = sp[(sp.index > 0) & (sp["speedup"] > 1)]
+    for key, value, fmt in [("fig5_B_best", B_best, "d"), ("fig5_B_best_speed", sB.loc[B_best, "speedup"], ".1f"),
+                            ("fig5_B_max", B_max, "d"), ("fig5_p_max", p_max, "g"),
+                            ("fig5_p_help_min", p_help["speedup"].min() if len(p_help) else float("nan"), ".1f"),
+                            ("fig5_p_help_max", p_help["speedup"].max() if len(p_help) else float("nan"), ".1f"),
+                            ("fig5_pmax_slow", 1 / sp.loc[p_max, "speedup"], ".1f"),
+                            ("fig5_pmax_train", 100 * op.loc[p_max, "final training-distribution accuracy"], ".0f"),
+                            ("fig5_pmax_then", 100 * op.loc[p_max, "test accuracy then"], ".0f"),
+                            ("fig5_B_lag", ob.loc[B_max, "generalisation lag"], ".0f")]:
+        glue_number(key, value, fmt)
+    glue_text("fig5_p_help", ", ".join(f"{v:g}" for v in p_help.index) or "none")
+    checked = [claims.record("figure5.overfitting", ob.loc[B_max, "generalisation lag"], scale)]
+    return SimpleNamespace(ob=ob, op=op, B_max=B_max, p_max=p_max, checked=checked)
+
+
+def figure5_layer_norm(res5: Results, threshold: float) -> SimpleNamespace:
+    """Figure 5 under both readings of LayerNorm: test accuracy (dotted: pre-LN), steps and speed-ups, and the
+    overfitting measures without LayerNorm (glued: fig5_ln, fig5_ln_*)."""
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.4), sharey=True)
+    for ax, by in zip(axes, ["B", "p"]):
+        for res, ls in [(res5[by], ":"), (res5[f"{by}_no_ln"], "-")]:
+            colors = plotting.hue_colors(res.curves[by])
+            for v, g in res.curves.groupby(by):
+                m = g.groupby("step")["accuracy_test"].mean()
+                ax.plot(m.index, m.to_numpy(), color=colors[v], ls=ls, lw=1.6 if ls == "-" else 1.2,
+                        label=f"${by}$ = {v:g}" if ls == "-" else None)
+        ax.axhline(threshold, color="0.6", ls="--", lw=1)
+        ax.set(xlabel="step", title="in-context repetition $B$" if by == "B" else "cross-sample repetition $p$")
+        ax.legend()
+    axes[0].set_ylabel("test accuracy (no repetition)")
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    glue_figure("fig5_ln", fig)
+    speed_rows = []
+    for reading, suffix in [("pre-LN", ""), ("no LN", "_no_ln")]:
+        for by in ("B", "p"):
+            for _, row in tables.speedups(res5[by + suffix].summary, by).iterrows():
+                speed_rows.append({"sweep": by, "value": row[by], "reading": reading, "steps to threshold (test)": row["emergence_step"],
+                                   "speed-up": row["speedup"]})
+    speed_both = pd.DataFrame(speed_rows).pivot_table(index=["sweep", "value"], columns="reading", values=["steps to threshold (test)", "speed-up"])
+    over_no_ln = tables.repetition_table({"B": res5["B_no_ln"], "p": res5["p_no_ln"]}, threshold)
+    s_pre, s_none = speed_both["speed-up"]["pre-LN"], speed_both["speed-up"]["no LN"]  # index: (sweep, value)
+    e_pre, e_none = speed_both["steps to threshold (test)"]["pre-LN"], speed_both["steps to threshold (test)"]["no LN"]
+    glue_number("fig5_ln_minutes", pd.concat([res5["B_no_ln"].summary, res5["p_no_ln"].summary]).drop_duplicates("run")["seconds"].sum() / 60, ".0f")
+    glue_number("fig5_ln_B2_pre", e_pre.loc[("B", 2)] if ("B", 2) in e_pre.index else float("nan"), ".0f")
+    glue_number("fig5_ln_B2_none", e_none.loc[("B", 2)] if ("B", 2) in e_none.index else float("nan"), ".0f")
+    glue_number("fig5_ln_B1_ratio", e_pre.loc[("B", 1)] / e_none.loc[("B", 1)], ".1f")
+    flat = speed_both.copy()
+    flat.columns = [f"{what} ({reading})" for what, reading in flat.columns]
+    return SimpleNamespace(flat=flat, over_no_ln=over_no_ln, s_pre=s_pre, s_none=s_none, e_pre=e_pre, e_none=e_none)
