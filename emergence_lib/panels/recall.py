@@ -8,10 +8,12 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import seaborn as sns
 
 from .. import claims, plotting, tables
-from ..figures import PAPER, RECALL_GRIDS
+from ..figures import PAPER, PLACEMENT_SETUPS, RECALL_GRIDS
 from ..figures.recall import RecallGrid
+from ..metrics import first_crossing
 from ..report import glue_figure, glue_number, glue_text, show_table
 from ..sweep import SweepResult
 
@@ -256,3 +258,146 @@ def figure5_layer_norm(res5: Results, threshold: float) -> SimpleNamespace:
     flat = speed_both.copy()
     flat.columns = [f"{what} ({reading})" for what, reading in flat.columns]
     return SimpleNamespace(flat=flat, over_no_ln=over_no_ln, s_pre=s_pre, s_none=s_none, e_pre=e_pre, e_none=e_none)
+
+
+
+# ---------------------------------------------------------------- chapter A5: Figures 16, 17 --
+
+
+def figure16(res16: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
+    """Figure 16: accuracy on the training distribution (solid) and test data (dotted) per B and p, and the steps
+    to the threshold on each (glued: fig16, fig16_*)."""
+    threshold, f5 = grid.threshold, grid.fig5
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.4), sharey=True)
+    rows = []
+    for ax, (by, res) in zip(axes, [("B", res16["B"]), ("p", res16["p"])]):
+        c = res.curves.copy()
+        c["accuracy_train"] = SweepResult.training_distribution(c, "accuracy")
+        colors = plotting.hue_colors(c[by])
+        for v, g in c.groupby(by):
+            m = g.groupby("step")[["accuracy_train", "accuracy_test"]].mean()
+            ax.plot(m.index, m["accuracy_train"], color=colors[v], label=f"${by}$ = {v:g}")
+            ax.plot(m.index, m["accuracy_test"], color=colors[v], ls=":", lw=1)
+        for run, g in c.groupby("run"):
+            meta = res.summary[res.summary["run"] == run].iloc[0]
+            rows.append({"sweep": by, "value": meta[by], "seed": meta["seed"],
+                         "steps to threshold (training distribution)": first_crossing(g["step"], g["accuracy_train"], threshold, direction="up"),
+                         "steps to threshold (test)": meta["emergence_step"],
+                         "final accuracy (training distribution)": g["accuracy_train"].iloc[-1],
+                         "final accuracy (test)": g["accuracy_test"].iloc[-1]})
+        ax.axhline(threshold, color="0.6", ls="--", lw=1)
+        ax.set(xlabel="step", ylabel="accuracy", title="in-context repetition $B$" if by == "B" else "cross-sample repetition $p$")
+        ax.legend()
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    glue_figure("fig16", fig)
+    train16 = pd.DataFrame(rows).groupby(["sweep", "value"]).mean(numeric_only=True).drop(columns="seed")
+    for sweep in ("B", "p"):
+        t = train16.loc[sweep]
+        train16.loc[sweep, "speed-up (training distribution)"] = (t["steps to threshold (training distribution)"].iloc[0] / t["steps to threshold (training distribution)"]).to_numpy()
+    speedups16 = pd.concat([train16.loc[sw]["speed-up (training distribution)"].iloc[1:] for sw in ("B", "p")])
+    glue_number("fig16_min_final", 100 * train16["final accuracy (training distribution)"].min(), ".0f")
+    glue_number("fig16_V", f5.n_tokens, "d")
+    glue_number("fig16_N", f5.n_pairs, "d")
+    checked = [claims.record("figure16.training_speedup", speedups16.min(), scale)]
+    return SimpleNamespace(train16=train16, checked=checked)
+
+
+def figure17(res17: Results, grid: RecallGrid) -> SimpleNamespace:
+    """Figure 17: test accuracy per seed, and the value → key and query → value weights per layer and head of the
+    first seed, over training (glued: fig17, fig17_seed, fig17_N)."""
+    att = tables.attention_summary(res17["attention"])
+    L = int(att["layer"].max())
+    seed0 = grid.seeds[0]
+    emerge = res17["attention"].summary.set_index("seed")["emergence_step"]
+    fig, axes = plt.subplots(3, L, figsize=(3.1 * L, 8.5), sharex=True, sharey="row", squeeze=False)
+    curves = res17["attention"].curves
+    for s, g in curves.groupby("seed"):
+        for ax in axes[0]:
+            ax.plot(g["step"], g["accuracy_test"], label=f"seed {s}")
+    for i, kind in enumerate(["value_to_key", "query_to_value"], start=1):
+        for layer in range(1, L + 1):
+            ax = axes[i, layer - 1]
+            sub = att[(att["kind"] == kind) & (att["layer"] == layer) & (att["seed"] == seed0)]
+            for h, g in sub.groupby("head"):
+                ax.plot(g["step"], g["weight"], lw=1.2, label=f"head {h}")
+    for layer in range(1, L + 1):
+        axes[0, layer - 1].set_title(f"layer {layer}")
+    for ax in axes.ravel():
+        ax.axvline(emerge[seed0], color="0.5", ls="--", lw=1)
+        ax.set_xscale("symlog", linthresh=10)
+        ax.set_xlim(0, curves["step"].max())
+    axes[0, 0].set_ylabel("test accuracy")
+    axes[1, 0].set_ylabel("value → key")
+    axes[2, 0].set_ylabel("query → value")
+    axes[1, 0].legend(fontsize="x-small")
+    axes[0, 0].legend(fontsize="x-small")
+    for ax in axes[-1]:
+        ax.set_xlabel("step")
+    fig.tight_layout()
+    glue_figure("fig17", fig)
+    glue_number("fig17_seed", seed0, "d")
+    glue_number("fig17_N", res17["attention"].summary["n_pairs"].iloc[0], "d")
+    return SimpleNamespace(att=att, emerge=emerge)
+
+
+def figure17_layers(f17: SimpleNamespace, scale: str) -> SimpleNamespace:
+    """Per pattern, seed and layer: the weight (heads averaged) at the start, end and peak, and when it rises
+    (glued: fig17_vk, fig17_qv)."""
+    att, emerge = f17.att, f17.emerge
+    rows = []
+    for (kind, s, layer), g in att.groupby(["kind", "seed", "layer"]):
+        m = g.groupby("step")["weight"].mean()
+        rows.append({"kind": kind, "seed": s, "layer": layer, "start": m.iloc[0], "end": m.iloc[-1], "max": m.max(),
+                     "half-way step": tables.rise_step(m.index.to_numpy(), m.to_numpy()), "emergence step": emerge[s]})
+    layers = pd.DataFrame(rows)
+    layers["half-way / emergence"] = layers["half-way step"] / layers["emergence step"]
+    show_table(layers, "Figure 17: each layer's weight (heads averaged) per pattern and seed")
+    top = layers.loc[layers.groupby(["kind", "seed"])["end"].idxmax()].set_index(["kind", "seed"])
+    show_table(top[["layer", "end", "half-way / emergence"]], "Figure 17: the layer that carries each pattern at the end, per seed", index=True)
+    head_spread = att[att["step"] == att["step"].max()].groupby(["kind", "seed", "layer"])["weight"].agg(["min", "max"])
+    show_table(head_spread, "Figure 17: spread of the final weight across the heads of each layer", index=True)
+    vk_layer = top.loc["value_to_key", "layer"]
+    qv_layer = top.loc["query_to_value", "layer"]
+    glue_text("fig17_vk", ", ".join(str(v) for v in sorted(set(vk_layer))))
+    glue_text("fig17_qv", ", ".join(str(v) for v in sorted(set(qv_layer))))
+    checked = [claims.record("figure17.select_layer", qv_layer.mode().iloc[0], scale)]
+    return SimpleNamespace(layers=layers, top=top, vk_layer=vk_layer, qv_layer=qv_layer, checked=checked)
+
+
+def figure17_placement(res17: Results, scale: str) -> SimpleNamespace:
+    """Where copying and selection form under each set-up and number of pairs: the final weight per layer and head
+    (a heat map), and the layer most seeds put each pattern in (glued: fig17_placement, fig17_place_*)."""
+    place = res17["placement"]
+    table = tables.placement_table(place)
+    where = tables.placement_summary(table)
+    final = tables.final_attention(place)
+    SETUP_NAMES = {("pre", "lookup"): "pre-LN, lookup", ("post", "lookup"): "post-LN, lookup",
+                   ("none", "lookup"): "no LN, lookup", ("none", "linear"): "no LN, linear"}
+    final["set-up"] = [SETUP_NAMES.get(k, f"{k[0]}, {k[1]}") for k in zip(final["layer_norm"], final["embedding"])]
+    order = [SETUP_NAMES.get(k, f"{k[0]}, {k[1]}") for k in PLACEMENT_SETUPS]
+    fig, axes = plt.subplots(2, 1, figsize=(11, 0.6 * final.groupby(["set-up", "n_pairs"]).ngroups + 3.5), sharex=True)
+    for ax, (kind, title) in zip(axes, [("value_to_key", "copying (value → key)"), ("query_to_value", "selection (query → value)")]):
+        heat = final[final["kind"] == kind].pivot_table(index=["set-up", "n_pairs"], columns=["layer", "head"], values="weight")
+        heat = heat.reindex([(s, N) for s in order for N in sorted(final["n_pairs"].unique()) if (s, N) in heat.index])
+        sns.heatmap(heat, ax=ax, vmin=0, vmax=1, cmap="viridis", annot=True, fmt=".1f", annot_kws={"fontsize": 9},
+                    cbar_kws={"label": "weight at the end"})
+        for x in range(4, heat.shape[1], 4):
+            ax.axvline(x, color="white", lw=2)
+        ax.set(title=title, xlabel="layer – head" if ax is axes[-1] else "", ylabel="set-up – pairs")
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    glue_figure("fig17_placement", fig)
+    names = [SETUP_NAMES.get(k, k) for k in zip(where["layer_norm"], where["embedding"])]
+    where_view = pd.DataFrame({
+        "set-up": names, "pairs": where["n_pairs"], "emerged": where["emerged"], "steps to 50%": where["emergence_step"],
+        "copy layer": [f"{l} ({a}/{e})" for l, a, e in zip(where["copy_layer"], where["copy_agree"], where["emerged"])],
+        "copy weight": where["copy_weight"],
+        "select layer": [f"{l} ({a}/{e})" for l, a, e in zip(where["select_layer"], where["select_agree"], where["emerged"])],
+        "select weight": where["select_weight"],
+    })
+    glue_number("fig17_place_runs", place.summary["run"].nunique(), "d")
+    glue_number("fig17_place_minutes", place.summary.drop_duplicates("run")["seconds"].sum() / 60, ".0f")
+    pre = where.set_index(["layer_norm", "embedding", "n_pairs"]).loc[("pre", "lookup")]
+    checked = [claims.record("figure17.select_layer_12_pairs", pre.loc[12, "select_layer"] if 12 in pre.index else float("nan"), scale)]
+    return SimpleNamespace(table=table, where=where, where_view=where_view, pre=pre, checked=checked)
