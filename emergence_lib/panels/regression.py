@@ -1,0 +1,123 @@
+"""Chapters 03 (Figure 3) and A3 (Figures 11, 12): a Transformer on single-location regression."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from .. import plotting
+from .. import tables as readers
+from ..figures import PAPER
+from ..figures.regression import Figure3
+from ..metrics import add_cross_sample_factor, compare_fits, fit_offset_power_law, fit_power_law, mean_over_seeds
+from ..report import glue_figure, glue_number, glue_text, show_table
+from ..sweep import SweepResult
+
+Results = dict[str, SweepResult]
+paper = PAPER["figure3"]
+
+
+def figure3_tables(results: Results, figure: Figure3) -> dict[str, pd.DataFrame]:
+    """Figure 3's seed-mean tables (`tables.figure3_tables`), and what the runs cost (glued: fig3_runs, fig3_cpu_minutes)."""
+    tables = readers.figure3_tables(results, figure.grid)
+    runs = pd.concat([r.summary for r in results.values()]).drop_duplicates("run")
+    glue_number("fig3_runs", len(runs), "d")
+    glue_number("fig3_cpu_minutes", runs["seconds"].sum() / 60, ".0f")
+    return tables
+
+
+def figure3(tables: dict[str, pd.DataFrame], figure: Figure3) -> SimpleNamespace:
+    """Figure 3: plateau vs d per T (B = 1) and per B, with the joint law, and per p on data without repetition
+    and on the training distribution (glued: fig3, fig3_*)."""
+    joint = tables["joint"]
+    fit = fit_power_law(joint[np.isfinite(joint["plateau_length"])], ["d", "T", "B"])
+    fig, axes = plt.subplots(2, 2, figsize=(12, 9))
+    plotting.plot_plateau_vs_x(axes[0, 0], tables["T"], hue="T", fit=fit, paper_law=paper, legend=False)
+    axes[0, 0].set_title("$B$ = 1, one line per $T$")
+    plotting.plot_plateau_vs_x(axes[0, 1], tables["B"], hue="B", fit=fit, paper_law=paper, legend=False)
+    axes[0, 1].set_title(f"$T$ = {figure.grid.T_B}, one line per $B$")
+    for ax, key, what in [(axes[1, 0], "p", "without repetition"), (axes[1, 1], "p_train", "training distribution")]:
+        best = tables[key]
+        plotting.plot_plateau_vs_x(ax, best, hue="p", legend=False)
+        for p, g in best.groupby("p"):
+            ax.plot(g["d"], g["plateau_length"], "-", color=plotting.hue_colors(best["p"])[p], lw=1)
+        ax.set_title(f"$T$ = {figure.grid.T_p}, loss 0.4, {what}")
+    for ax in axes.ravel():
+        ax.set_ylabel("plateau length (steps)")
+        ax.legend()
+    fig.legend([plt.Line2D([], [], color="0.3"), plt.Line2D([], [], color="0.3", ls=":", lw=1.8)],
+               [plotting.fit_label(fit), "paper: " + plotting.law_label(paper["C"], {k: paper[k] for k in ("d", "T", "B")})],
+               loc="upper center", ncol=2, bbox_to_anchor=(0.5, 1.03))
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    glue_figure("fig3", fig)
+    for k in ("d", "T", "B"):
+        glue_number(f"fig3_{k}", fit.exponents[k], ".2f")
+    glue_number("fig3_C", fit.constant, ".2f")
+    glue_number("fig3_r2", fit.r2, ".3f")
+    glue_number("fig3_TB", figure.grid.T_B, "d")
+    glue_number("fig3_Tp", figure.grid.T_p, "d")
+    return SimpleNamespace(joint=joint, fit=fit)
+
+
+def laws(tables: dict[str, pd.DataFrame], joint: pd.DataFrame) -> SimpleNamespace:
+    """The power law and the offset law beside the paper's, and each middle-panel plateau beside B = 1 at T/B
+    (glued: fig3_tb_min, fig3_tb_max)."""
+    finite = joint[np.isfinite(joint["plateau_length"])]
+    fits = compare_fits(finite, ["d", "T", "B"], paper)
+    show_table(fits, "Figure 3: our power law and offset law beside the paper's law", index=True)
+    offset = fit_offset_power_law(finite, ["d", "T", "B"])
+    t_over_b = readers.t_over_b_table(tables["T"], tables["B"])
+    show_table(t_over_b, "Figure 3: each middle-panel plateau beside the B = 1 plateau at T/B")
+    if len(t_over_b):
+        glue_number("fig3_tb_min", t_over_b["ratio"].min(), ".2f")
+        glue_number("fig3_tb_max", t_over_b["ratio"].max(), ".2f")
+    return SimpleNamespace(fits=fits, offset=offset, t_over_b=t_over_b)
+
+
+def cross_sample(results: Results, tables: dict[str, pd.DataFrame], figure: Figure3) -> SimpleNamespace:
+    """The right panel's speed-up over p = 0 beside the toy model's f(p, d), and p = 0 against the largest p at
+    the larger points."""
+    speed = tables["p"].pivot_table(index="d", columns="p", values="plateau_length")
+    speed = (1.0 / speed.div(speed[0.0], axis=0)).drop(columns=0.0)  # plateau(p = 0) / plateau(p)
+    toy = add_cross_sample_factor(pd.DataFrame([(d, p) for d in speed.index for p in speed.columns], columns=["d", "p"]))
+    toy = toy.pivot_table(index="d", columns="p", values="f_pd")
+    side = pd.concat({"measured": speed, "toy f(p, d)": toy}, axis=1)
+    side.columns = [f"{what}, p = {p:g}" for what, p in side.columns]
+    show_table(side, "Figure 3 (right): speed-up over p = 0 without repetition, beside the toy model's f(p, d) (rows: d)", index=True)
+    wide = None
+    if len(results["p_larger"].summary):
+        # A seed that never reached 0.4 has an infinite mean: there the plateau is longer than the step budget, and the
+        # ratio below is an upper bound (computed with the budget in place of the plateau).
+        budget = figure.grid.max_steps
+        larger_p = mean_over_seeds(results["p_larger"].summary, ["T", "d", "p"])
+        wide = larger_p.pivot_table(index=["T", "d"], columns="p", values="plateau_length")
+        p_top = wide.columns.max()
+        wide["p = 0 within budget"] = np.isfinite(wide[0.0])
+        wide["ratio (largest p / p = 0)"] = wide[p_top] / wide[0.0].clip(upper=budget)
+        wide.columns = [f"p = {c:g}" if not isinstance(c, str) else c for c in wide.columns]
+        show_table(wide, f"Figure 3 (right), larger points: steps to loss 0.4 without repetition, lr {max(figure.grid.p_lrs):g} "
+                   f"(seed means; 'not reached': beyond {budget:,} steps, and the ratio is then an upper bound)", index=True)
+    return SimpleNamespace(speed=speed, wide=wide)
+
+
+def exponent_drift(tables: dict[str, pd.DataFrame], figure: Figure3, joint: pd.DataFrame, l: SimpleNamespace,
+                   fit) -> None:
+    """The exponents fitted on parts of the grid and with the larger points, and the offset law's (glued: fig3_stuck,
+    fig3_off_*, fig3_t0)."""
+    fits, offset = l.fits, l.offset
+    drift = readers.exponent_drift(joint, tables["larger"])
+    show_table(drift, "Figure 3: the exponents fitted on parts of the grid (B = 1 runs)", index=True)
+    if len(tables["larger"]):
+        show_table(tables["larger"], "Figure 3: the larger points (seed means)")
+        stuck = tables["larger"][~np.isfinite(tables["larger"]["plateau_length"])]
+        notes = [f"(T, d) = ({r.T}, {r.d}): not reached within {figure.grid.max_steps:,} steps in any seed, where the power law "
+                 f"predicts {float(fit.predict(pd.DataFrame({'d': [r.d], 'T': [r.T], 'B': [1]}))[0]):,.0f}" for r in stuck.itertuples()]
+        glue_text("fig3_stuck", "; ".join(notes) or "every larger point reached the threshold")
+    glue_number("fig3_off_d", offset.exponents["d"], ".2f")
+    glue_number("fig3_off_T", offset.exponents["T"], ".2f")
+    glue_number("fig3_off_B", offset.exponents["B"], ".2f")
+    glue_number("fig3_t0", offset.offset, ".0f")
