@@ -8,10 +8,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .. import plotting
+from .. import claims, plotting
 from .. import tables as readers
 from ..figures import PAPER
 from ..figures.regression import Figure3
+from ..metrics import first_crossing, plateau_level
+from ..tasks import SingleLocationRegression
 from ..metrics import add_cross_sample_factor, compare_fits, fit_offset_power_law, fit_power_law, mean_over_seeds
 from ..report import glue_figure, glue_number, glue_text, show_table
 from ..sweep import SweepResult
@@ -121,3 +123,101 @@ def exponent_drift(tables: dict[str, pd.DataFrame], figure: Figure3, joint: pd.D
     glue_number("fig3_off_T", offset.exponents["T"], ".2f")
     glue_number("fig3_off_B", offset.exponents["B"], ".2f")
     glue_number("fig3_t0", offset.offset, ".0f")
+
+
+
+# ---------------------------------------------------------------- chapter A3: Figures 11, 12 --
+
+
+def figure11(res11: Results, scale: str) -> SimpleNamespace:
+    """Figure 11: held-out loss per seed, one panel per d, and how sharp each drop is (glued: fig11, fig11_*)."""
+    curves = res11["curves"].curves
+    ds = sorted(curves["d"].unique())
+    fig, axes = plt.subplots(1, len(ds), figsize=(4.2 * len(ds), 4), squeeze=False, sharey=True)
+    rows = []
+    for ax, d in zip(axes[0], ds):
+        sub = curves[curves["d"] == d]
+        colors = plotting.hue_colors(sub["seed"])
+        for seed, g in sub.groupby("seed"):
+            ax.plot(g["step"], g["loss_no_repetition"], color=colors[seed], label=f"seed {seed}")
+            t01 = first_crossing(g["step"], g["loss_no_repetition"], 0.1, log=True)
+            t04 = first_crossing(g["step"], g["loss_no_repetition"], 0.4, log=True)
+            rows.append({"d": d, "seed": seed, "steps to 0.4": t04, "steps to 0.1": t01, "drop / plateau": (t01 - t04) / t01})
+        ax.set(yscale="log", xlabel="step", title=f"$d$ = {d}")
+        ax.axhline(0.1, color="0.5", ls=":", lw=1)
+    axes[0, 0].set_ylabel("held-out loss")
+    axes[0, 0].legend()
+    plotting.label_panels(axes[0])
+    fig.tight_layout()
+    glue_figure("fig11", fig)
+    sharp = pd.DataFrame(rows)
+    glue_number("fig11_T", curves["T"].iloc[0], "d")
+    glue_number("fig11_drop", 100 * sharp["drop / plateau"].median(), ".0f")
+    glue_number("fig11_seeds", sharp["seed"].nunique(), "d")
+    checked = [claims.record("figure11.sharpness", sharp["drop / plateau"].median(), scale)]
+    return SimpleNamespace(sharp=sharp, checked=checked)
+
+
+def figure12(res3: Results, fig3: Figure3) -> SimpleNamespace:
+    """Figure 12: under cross-sample repetition, the loss on the training distribution and without repetition at
+    the smallest and largest d (seed 0, the base lr), and the steps to each level (glued: fig12, fig12_T, fig12_lr)."""
+    pc = res3["p"].curves
+    base_lr = fig3.grid.lr
+    pc = pc[(pc["seed"] == 0) & (pc["lr"] == base_lr)]
+    cols = [pc["d"].min(), pc["d"].max()]
+    colors = plotting.hue_colors(pc["p"])
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8), sharex="col")
+    rows = []
+    for j, d in enumerate(cols):
+        for p, g in pc[pc["d"] == d].groupby("p"):
+            train = g["loss_train_distribution"].fillna(g["loss_no_repetition"])
+            axes[0, j].plot(g["step"], train, color=colors[p], label=f"$p$ = {p:g}")
+            axes[1, j].plot(g["step"], g["loss_no_repetition"], color=colors[p], label=f"$p$ = {p:g}")
+            rows.append({"d": d, "p": p,
+                         "0.4 on training distribution": first_crossing(g["step"], train, 0.4, log=True),
+                         "0.4 without repetition": first_crossing(g["step"], g["loss_no_repetition"], 0.4, log=True),
+                         "0.1 without repetition": first_crossing(g["step"], g["loss_no_repetition"], 0.1, log=True)})
+        axes[0, j].set_title(f"$d$ = {d}: training distribution")
+        axes[1, j].set_title(f"$d$ = {d}: no repetition")
+    for ax in axes.ravel():
+        ax.set_yscale("log")
+        ax.axhline(0.4, color="0.5", ls=":", lw=1)
+    axes[0, 0].legend()
+    for ax in axes[1]:
+        ax.set_xlabel("step")
+    axes[0, 0].set_ylabel("loss, training distribution")
+    axes[1, 0].set_ylabel("loss, no repetition")
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    glue_figure("fig12", fig)
+    timing = pd.DataFrame(rows)
+    glue_number("fig12_T", fig3.grid.T_p, "d")
+    glue_number("fig12_lr", base_lr, "g")
+    return SimpleNamespace(timing=timing, cols=cols)
+
+
+def shortcut_levels(res3: Results, f12: SimpleNamespace, scale: str) -> SimpleNamespace:
+    """The plateau level without repetition against the mean-target shortcut's prediction at the largest d, and how
+    much sooner the training distribution reaches 0.4 (glued: fig12_gap, fig12_ratio)."""
+    timing, cols = f12.timing, f12.cols
+    runs = res3["p"].summary
+    runs = runs[runs["d"] == runs["d"].max()]
+    rows = []
+    for _, r in runs.iterrows():
+        curve = res3["p"].curves[res3["p"].curves["run"] == r["run"]]
+        task = SingleLocationRegression(int(r["T"]), int(r["d"]), p=float(r["p"]), task_seed=int(r["seed"]))
+        rows.append({"p": r["p"], "lr": r["lr"], "seed": r["seed"],
+                     "plateau level": plateau_level(curve["step"], curve["loss_no_repetition"], r["plateau_length"]),
+                     "shortcut prediction": task.shortcut_loss()})
+    levels = pd.DataFrame(rows).sort_values(["lr", "seed", "p"])
+    base = levels[levels["p"] == 0].set_index(["lr", "seed"])["plateau level"]
+    levels["measured excess"] = levels["plateau level"] - [base[(lr, s)] for lr, s in zip(levels["lr"], levels["seed"])]
+    levels["predicted excess"] = levels["shortcut prediction"] - 0.5
+    show_table(levels, "Figure 12: the plateau level without repetition against the mean-target shortcut's prediction (largest d)")
+    top = levels[levels["p"] == levels["p"].max()]
+    glue_number("fig12_gap", (top["measured excess"] - top["predicted excess"]).abs().max(), ".3f")
+    big = timing[timing["d"] == cols[1]]
+    ratio12 = (big["0.4 on training distribution"] / big["0.4 without repetition"]).max()
+    glue_number("fig12_ratio", ratio12, ".2f")
+    checked = [claims.record("figure12.training_first", ratio12, scale)]
+    return SimpleNamespace(levels=levels, top=top, big=big, checked=checked)

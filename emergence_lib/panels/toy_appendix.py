@@ -10,8 +10,8 @@ import pandas as pd
 from matplotlib.colors import LogNorm
 
 from .. import claims, plotting
-from ..figures.toy_appendix import Figure6, Figure7, Figure8
-from ..metrics import first_crossing, plateau_length
+from ..figures.toy_appendix import Figure6, Figure7, Figure8, Figure9, Figure10
+from ..metrics import first_crossing, plateau_length, time_to_fraction
 from ..report import glue_figure, glue_number
 from ..sweep import SweepResult
 from ..toy import growth_rate, hessian_eigenvalues, linearisation_breakdown, linearised_solution, w_infinity
@@ -128,3 +128,83 @@ def figure8(res8: Results, fig8: Figure8, scale: str) -> SimpleNamespace:
         glue_number(key, value, fmt)
     checked = [claims.record("figure8.tracking", tracking, scale)]
     return SimpleNamespace(T=T, d=d, w=w, eig=eig, lam=lam, peak=peak, window=window, tracking=tracking, checked=checked)
+
+
+def figure9(res9: Results, fig9: Figure9, scale: str) -> SimpleNamespace:
+    """Figure 9: SGD seeds (paper init and theory init) against the reduced flow: loss, α and w over time, and
+    their plateaus (glued: fig9, fig9_*)."""
+    flow = res9["flow"].curves
+    groups = {"sgd (paper init)": "C0", "sgd (theory init)": "C1"}
+    fig, axes = plt.subplots(1, 3, figsize=(12, 4.2))
+    for key, color in groups.items():
+        for _, g in res9[key].curves.groupby("seed"):
+            for ax, col in zip(axes, ["loss", "alpha", "w"]):
+                ax.plot(g["t"], g[col], color=color, lw=0.8, alpha=0.7)
+    for ax, col in zip(axes, ["loss", "alpha", "w"]):
+        ax.plot(flow["t"], flow[col], color="k", lw=1.8)
+        ax.set_yscale("log")
+        ax.set_xlabel("time (steps × lr)")
+        ax.set_ylabel({"loss": "test loss", "alpha": r"$\alpha$ (attention on $x_T$)", "w": "$w$"}[col])
+    handles = [plt.Line2D([], [], color=c, lw=1) for c in groups.values()] + [plt.Line2D([], [], color="k", lw=1.8)]
+    axes[0].legend(handles, ["SGD, $W, W^* \\sim N(0, 1/d)$ (paper)", "SGD, $W = 0$, unit columns (theory)", "reduced flow"])
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    glue_figure("fig9", fig)
+
+    flow_plateau = res9["flow"].summary["plateau_length"].iloc[0]
+    rows = []
+    for key in groups:
+        p = res9[key].summary["plateau_length"]
+        rows.append({"runs": key, "seeds' plateau min": p.min(), "mean": p.mean(), "max": p.max(),
+                     "flow": flow_plateau, "flow / mean − 1": flow_plateau / p.mean() - 1,
+                     "flow within seeds' range": bool(p.min() <= flow_plateau <= p.max())})
+    table = pd.DataFrame(rows).set_index("runs")
+    theory, paper_init = table.loc["sgd (theory init)"], table.loc["sgd (paper init)"]
+    glue_number("fig9_T", fig9.grid.T, "d")
+    glue_number("fig9_batch", fig9.batch_size, "d")
+    glue_number("fig9_lr", fig9.lr, "g")
+    glue_number("fig9_seeds", len(fig9.grid.seeds), "d")
+    glue_number("fig9_theory", 100 * theory["flow / mean − 1"], "+.2f")
+    glue_number("fig9_paper", 100 * paper_init["flow / mean − 1"], "+.1f")
+    checked = [claims.record("figure9.flow_vs_sgd", abs(theory["flow / mean − 1"]), scale)]
+    return SimpleNamespace(table=table, theory=theory, paper_init=paper_init, checked=checked)
+
+
+def figure10(res10: Results, fig10: Figure10, scale: str) -> SimpleNamespace:
+    """Figure 10: the 3-D cross-sample flow per p: loss, the alignments over their optima, α, and when each
+    direction is learned (glued: fig10, fig10_*)."""
+    curves = res10["curves"].curves
+    d = fig10.d
+    colors = plotting.hue_colors(curves["p"])
+    fig, axes = plt.subplots(1, 3, figsize=(12, 4.2))
+    rows = []
+    for p, g in curves.groupby("p"):
+        c = colors[p]
+        w_opt = np.sqrt(d - 1) if p > 0 else np.sqrt(d)
+        axes[0].plot(g["t"], g["loss"], color=c, label=f"$p$ = {p:g}")
+        axes[1].plot(g["t"], g["w"] / w_opt, color=c, label=f"$p$ = {p:g}")
+        if p > 0:
+            axes[1].plot(g["t"], g["w_tilde"], "--", color=c)
+        axes[2].plot(g["t"], g["alpha"], color=c, label=f"$p$ = {p:g}")
+        t = g["t"].to_numpy()
+        rows.append({"p": p,
+                     "w̃ at 10% (time)": time_to_fraction(t, g["w_tilde"], 0, 1, 0.1) if p > 0 else np.nan,
+                     "w at 10% (time)": time_to_fraction(t, g["w"], 0, w_opt, 0.1),
+                     "α reaches 0.5 (time)": first_crossing(t, g["alpha"], 0.5, direction="up")})
+    axes[0].set(yscale="log", ylabel="test loss ($p$ = 0)")
+    axes[1].set(yscale="log", ylim=(1e-3, 5), ylabel=r"alignment / optimum")
+    axes[2].set(yscale="log", ylabel=r"$\alpha$")
+    for ax in axes:
+        ax.set_xlabel("time")
+    axes[0].legend()
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    glue_figure("fig10", fig)
+    timing = pd.DataFrame(rows)
+    rep = timing[timing["p"] > 0]
+    glue_number("fig10_T", fig10.T, "d")
+    glue_number("fig10_d", d, "d")
+    ratio10 = (rep["w̃ at 10% (time)"] / rep["w at 10% (time)"]).max()
+    glue_number("fig10_ratio", ratio10, ".2f")
+    checked = [claims.record("figure10.repeated_first", ratio10, scale)]
+    return SimpleNamespace(timing=timing, rep=rep, checked=checked)
