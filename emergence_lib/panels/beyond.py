@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter, LogLocator
 
-from .. import beyond, claims, figures, plotting
+from .. import beyond, claims, figures, plotting, prediction
 from ..figures.beyond import SteeringGrid
 from ..report import glue_figure, glue_number, glue_text
 from ..sweep import SweepResult, run_sweep
@@ -203,3 +203,105 @@ def schedule_table(t: SimpleNamespace, r: SimpleNamespace, g: SimpleNamespace) -
              for k, r in mr.iterrows()]
     schedule_table = pd.DataFrame(rows)
     return schedule_table
+
+
+
+# ---------------------------------------------------------------- chapter B2: when will it emerge? --
+
+TASK_COLORS = {"toy": "C0", "toy, W* Gaussian": "C0", "toy, W* unit columns": "C4", "regression": "C1", "recall": "C2"}
+
+
+def held_out(results: Results, held_out: figures.Prediction, scale: str) -> SimpleNamespace:
+    """Predicted (95% interval) against measured for every held-out configuration; a run that never crossed is
+    drawn at its budget, as a lower bound (glued: heldout_fig, heldout_*, law_*)."""
+    table = prediction.held_out_table(results, scale)
+    budget = {"regression": max(r.max_steps for r in held_out.sweeps()["regression"]),
+              "recall": max(r.max_steps for r in held_out.sweeps()["recall"])}
+    shown = table.assign(bound=~np.isfinite(table["measured"]))
+    shown["measured"] = [budget.get(t, np.nan) if b else m for t, m, b in zip(shown["task"], shown["measured"], shown["bound"])]
+    fig, ax = plt.subplots(figsize=(6.5, 5.2))
+    for task, g in shown.groupby("task", sort=False):
+        for bound, gb in g.groupby("bound"):
+            err = np.vstack([gb["predicted"] - gb["low"], gb["high"] - gb["predicted"]])
+            ax.errorbar(gb["predicted"], gb["measured"], xerr=err, fmt="^" if bound else "o", color=TASK_COLORS[task],
+                        label=f"{task} (not reached: budget)" if bound else task, capsize=3)
+    lo, hi = shown[["low", "measured"]].min().min() * 0.7, shown[["high", "measured"]].max().max() * 1.4
+    ax.plot([lo, hi], [lo, hi], color="0.5", lw=1, ls="--")
+    ax.set(xscale="log", yscale="log", xlabel="predicted (95% interval)", ylabel="measured (seed mean)")
+    ax.legend()
+    fig.tight_layout()
+    glue_figure("heldout_fig", fig)
+    transformers = table[~table["task"].str.startswith("toy")]
+    toy_rows, toy_gaussian = table[table["task"] == "toy, W* unit columns"], table[table["task"] == "toy, W* Gaussian"]
+    for name, value, fmt in [("heldout_tf_median", np.median(np.abs(transformers["log error"])), ".2f"),
+                             ("heldout_tf_factor", np.exp(np.median(np.abs(transformers["log error"]))), ".2f"),
+                             ("heldout_tf_inside", transformers["inside interval"].sum(), "d"),
+                             ("heldout_tf_n", len(transformers), "d"),
+                             ("heldout_toy_max", np.max(np.abs(toy_rows["log error"])), ".1e"),
+                             ("heldout_gauss_p0", np.abs(toy_gaussian["log error"]).iloc[0], ".3f"),
+                             ("heldout_gauss_max", np.max(np.abs(toy_gaussian["log error"])), ".2f")]:
+        glue_number(name, value, fmt)
+    glue_text("heldout_gauss_pmax", toy_gaussian["configuration"].iloc[int(np.argmax(np.abs(toy_gaussian["log error"].to_numpy())))])
+    finite = transformers[np.isfinite(transformers["log error"])]
+    for task in ("recall", "regression"):
+        glue_number(f"law_{task}", float(np.median(np.abs(finite.loc[finite["task"] == task, "log error"]))), ".2f")
+    unreached = transformers[~np.isfinite(transformers["measured"])]
+    glue_text("heldout_unreached", "; ".join(f"{r.task} at {r.configuration} (predicted {r.predicted:,.0f}, interval up to "
+                                              f"{r.high:,.0f})" for r in unreached.itertuples()) or "none")
+    checked = [claims.record("prediction.toy_heldout", float(np.max(np.abs(toy_rows["log error"]))), scale),
+               claims.record("prediction.transformer_heldout_inside", float(transformers["inside interval"].mean()), scale)]
+    return SimpleNamespace(table=table, transformers=transformers, checked=checked)
+
+
+def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepResult, recall_lr: float,
+                  scale: str) -> SimpleNamespace:
+    """The early warning's error against the fraction of a run observed, per task, and one recall run where it
+    breaks: its attention gap and the growth fitted on three windows (glued: warning_fig, ew_*)."""
+    checked = []
+    fractions = (0.2, 0.3, 0.4, 0.5, 0.6, 0.8)
+    warning_runs = {
+        "toy": prediction.toy_warning_runs(toy_flows),
+        "recall": prediction.attention_warning_runs(recall_runs, "attn_query_to_value", "emergence_step"),
+        "regression": prediction.attention_warning_runs(results["regression"], "attn_relevant", "plateau_length"),
+    }
+    errors = {task: prediction.early_warning_errors(runs, fractions) for task, runs in warning_runs.items()}
+    curves = pd.concat([prediction.error_curve(e).assign(task=task) for task, e in errors.items()], ignore_index=True)
+
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.4))
+    for task, g in curves.groupby("task", sort=False):
+        axes[0].plot(g["fraction observed"], g["median |log error|"], "o-", color=TASK_COLORS[task], label=task)
+        axes[0].fill_between(g["fraction observed"], 0, g["90th percentile"], color=TASK_COLORS[task], alpha=0.12)
+    axes[0].axhline(np.log(1.25), color="0.5", ls=":", lw=1, label="a factor 1.25")
+    axes[0].set(yscale="log", xlabel="fraction of the run observed", ylabel="|ln(predicted / measured)|")
+    axes[0].legend(fontsize=10)
+    # Where it breaks: one recall run, its gap and the growth fitted on three windows.
+    t, gaps, cross = max(warning_runs["recall"], key=lambda r: r[2] if np.isfinite(r[2]) else 0)
+    for f, style in zip((0.2, 0.5, 0.8), (":", "--", "-")):
+        gap = prediction.observed_gap(t, gaps, f * cross)
+        fit = prediction.fit_growth(t, gap, f * cross)
+        if f == 0.8:
+            axes[1].plot(t, gap, color="k", lw=1.5, label="recorded gap (head largest at 80%)")
+        if fit is not None:
+            tt = np.linspace(0, 1.5 * cross, 300)
+            axes[1].plot(tt, fit.gap(tt), style, color=TASK_COLORS["recall"], label=f"fit on the first {f:.0%}")
+    axes[1].axvline(cross, color="0.5", lw=0.8)
+    axes[1].set(xlim=(0, 1.5 * cross), ylim=(-0.5, max(3.0, float(np.nanmax(gaps)) * 1.1)), xlabel="step",
+                ylabel="logit gap of the attention")
+    axes[1].legend(fontsize=9)
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    glue_figure("warning_fig", fig)
+
+    at = curves.set_index(["task", "fraction observed"])["median |log error|"]
+    for name, value, fmt in [("ew_toy_n", len(warning_runs["toy"]), "d"), ("ew_recall_n", len(warning_runs["recall"]), "d"),
+                             ("ew_reg_n", len(warning_runs["regression"]), "d"), ("ew_recall_lr", recall_lr, "g"),
+                             ("ew_toy_20", at[("toy", 0.2)], ".3f"), ("ew_recall_50", at[("recall", 0.5)], ".2f"),
+                             ("ew_recall_80", at[("recall", 0.8)], ".2f"), ("ew_reg_50", at[("regression", 0.5)], ".2f"),
+                             ("ew_reg_80", at[("regression", 0.8)], ".2f"), ("ew_recall_cross", cross, ",.0f"),
+                             ("ew_recall_20", at[("recall", 0.2)], ".2f"), ("ew_recall_20_factor", np.exp(at[("recall", 0.2)]), ".2f"),
+                             ("ew_reg_50_p90", curves.set_index(["task", "fraction observed"])["90th percentile"][("regression", 0.5)], ".2f")]:
+        glue_number(name, value, fmt)
+    checked += [claims.record("prediction.early_warning_toy", at[("toy", 0.2)], scale),
+                claims.record("prediction.early_warning_recall", at[("recall", 0.5)], scale),
+                claims.record("prediction.early_warning_regression", at[("regression", 0.5)], scale)]
+    return SimpleNamespace(curves=curves, checked=checked)
