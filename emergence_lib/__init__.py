@@ -21,6 +21,7 @@ Modules, one concern each:
   notebooks    chapters with parameters, through papermill
   figures      one config per figure (scale → runs), a module per chapter group; the paper's numbers
   tables       readers of sweep results: the tables the chapters show
+  panels       what each chapter shows: its figures, tables and glued numbers (a module per chapter group)
   plotting     the book's style and standard panels
   claims       the registry of the paper's claims: value, tolerance, expected status; the landing table
   report       what a chapter shows: titled tables, glued figures and numbers

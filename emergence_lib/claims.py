@@ -462,6 +462,23 @@ def recorded_in_source(chapter_source: str) -> set[str]:
     return keys
 
 
+def panel_sources(chapter_source: str) -> str:
+    """The source of every `panels` function a chapter calls (``from emergence_lib.panels import M as alias`` and
+    ``alias.f(...)``), read from the files with ``ast``: a chapter's claims may be recorded by the functions that
+    draw its figures."""
+    import ast
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent / "panels"
+    out = []
+    for module, alias in re.findall(r"from emergence_lib\.panels import (\w+) as (\w+)", chapter_source):
+        text = (folder / f"{module}.py").read_text()
+        called = set(re.findall(rf"\b{alias}\.(\w+)\(", chapter_source))
+        out += [ast.get_source_segment(text, node) or "" for node in ast.parse(text).body
+                if isinstance(node, ast.FunctionDef) and node.name in called]
+    return "\n".join(out)
+
+
 def registry_coverage(chapters_dir: str | None = None) -> list[tuple[str, list[str], list[str]]]:
     """Per chapter: (chapter, claims registered for it but not recorded, claims recorded but registered elsewhere)."""
     import json
@@ -472,7 +489,7 @@ def registry_coverage(chapters_dir: str | None = None) -> list[tuple[str, list[s
     for chapter in CHAPTER_FIGURES:
         nb = json.loads((folder / f"{chapter}.ipynb").read_text())
         source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
-        recorded = recorded_in_source(source)
+        recorded = recorded_in_source(source + "\n" + panel_sources(source))
         registered = {c.key for c in claims_of(chapter)}
         out.append((chapter, sorted(registered - recorded), sorted(recorded - registered)))
     return out

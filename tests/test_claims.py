@@ -82,6 +82,13 @@ def test_coverage_sees_a_claim_a_chapter_forgot():
         "figure3.d_exponent", "figure3.T_exponent", "figure3.B_exponent"}
 
 
+def test_coverage_follows_a_chapter_into_the_panel_functions_it_calls():
+    chapter = "from emergence_lib.panels import recall as panels\nf4 = panels.figure4(res4, grid, scale)\n"
+    assert {"figure4.pairs_exponent", "figure4.tokens_exponent"} <= claims.recorded_in_source(claims.panel_sources(chapter))
+    assert claims.panel_sources(chapter.replace("figure4(", "figure5(")).count("def ") == 1  # only the functions called
+    assert claims.panel_sources("f4 = figure4(res4)") == ""  # no panels import: nothing to follow
+
+
 def test_landing_table_lists_every_claim_in_figure_order():
     text = claims.landing_table(from_doc="../")
     rows = [r for r in text.splitlines() if r.startswith("| ") and not r.startswith("| Fig.")]

@@ -38,6 +38,7 @@ def test_lattice_grid_points_do_not_depend_on_the_horizon():
     assert np.array_equal(long[: len(short)], short)
 
 
+@pytest.mark.integration  # trains to emergence: seconds, not milliseconds
 def test_a_reduced_flow_run_is_bit_identical_alone_in_any_batch_and_order():
     """Issue 14: a run's result must not depend on which runs share its integration batch (horizons, stops, T, d
     and the cross-sample flow all differ across this batch)."""

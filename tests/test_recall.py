@@ -130,6 +130,7 @@ def test_relevant_attention_reads_the_induction_head_weights():
     assert np.allclose(qv[0, 0], 1 / 3)  # the previous-token head also hits the relevant value when it is the last pair
 
 
+@pytest.mark.integration  # trains to emergence: seconds, not milliseconds
 def test_a_tiny_recall_model_emerges():
     """2 layers, width 32, 8 tokens, 3 pairs: accuracy jumps from chance (1/8) past 60% within the budget."""
     cfg = TransformerRecallConfig(n_tokens=8, n_pairs=3, n_layers=2, n_heads=2, d_model=32, d_qk=8, lr=3e-3,

@@ -143,6 +143,7 @@ def _plateau(traj):
     return plateau_length(traj.t, traj.loss[:, 0], 0.1)
 
 
+@pytest.mark.integration  # trains to emergence: seconds, not milliseconds
 def test_toy_step_after_the_horizon_is_constant_repetition_and_a_step_at_once_is_none():
     constant = cross_sample_flow(T, D, P, t_max=5000.0)
     none = cross_sample_flow(T, D, 0.0, t_max=5000.0)

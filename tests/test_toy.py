@@ -128,6 +128,7 @@ def test_escape_time_formula():
     assert t_eps == pytest.approx(np.arcsinh(eps / lam) / (2 * lam))
 
 
+@pytest.mark.integration  # trains to emergence: seconds, not milliseconds
 def test_refined_plateau_equals_a_dense_recording_grid():
     """Interpolating on the 200/decade recording grid is off by ~0.2%; the refined crossing is exact
     to < 1e-5, as a 20× denser grid with a 100× tighter tolerance shows."""

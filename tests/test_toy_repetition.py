@@ -129,6 +129,7 @@ def test_sgd_seeds_are_independent_of_how_they_are_batched():
     assert not np.allclose(together.loss[:, 0], together.loss[:, 1])
 
 
+@pytest.mark.integration  # trains to emergence: seconds, not milliseconds
 def test_sgd_from_the_theory_init_follows_the_flow():
     T = d = 32
     r = sgd_train(T, d, seeds=[0, 1], target="unit_columns", init="zero", t_max=600, record_every=2)

@@ -78,6 +78,7 @@ def test_causal_model_attends_only_to_the_past():
     assert torch.allclose(patterns[0][..., :-1, :], p2[0][..., :-1, :])  # …but earlier rows ignore the future
 
 
+@pytest.mark.integration  # trains to emergence: seconds, not milliseconds
 def test_ensemble_members_train_as_they_would_alone():
     base = TransformerRegressionConfig(T=8, d=3, max_steps=30, evals_per_decade=5, **{k: v for k, v in TINY.items() if k != "max_steps"})
     together = train_regression([dataclasses.replace(base, seed=s) for s in (0, 1)])
@@ -86,6 +87,7 @@ def test_ensemble_members_train_as_they_would_alone():
     assert not np.allclose(together[0].curve["loss_no_repetition"], together[1].curve["loss_no_repetition"])
 
 
+@pytest.mark.integration  # trains to emergence: seconds, not milliseconds
 def test_a_tiny_run_crosses_the_threshold_and_stops_soon_after():
     (r,) = train_regression([TransformerRegressionConfig(T=8, d=2, **TINY)])
     s = r.summary
@@ -101,6 +103,7 @@ def test_divergence_is_recorded_and_never_fitted():
     assert np.isnan(r.summary["plateau_length"])
 
 
+@pytest.mark.integration  # trains to emergence: seconds, not milliseconds
 def test_a_run_that_never_crosses_is_marked_not_reached():
     (r,) = train_regression([TransformerRegressionConfig(T=16, d=8, d_model=32, d_qk=8, lr=1e-5, max_steps=40)])
     assert r.summary["status"] == "not_reached" and np.isinf(r.summary["plateau_length"])
@@ -114,6 +117,7 @@ def test_evaluation_schedule_is_log_spaced():
     assert (late[1:] / late[:-1]).max() < 1.1  # consecutive evaluations ≤ ~8% apart
 
 
+@pytest.mark.integration  # trains to emergence: seconds, not milliseconds
 def test_plateau_grows_with_T_through_the_sweep(tmp_path):
     from emergence_lib.cache import ResultCache
 
