@@ -5,7 +5,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
-import numpy as np
 
 from .. import plotting, tables
 from ..figures import PAPER
@@ -26,13 +25,10 @@ def figure2(results: Results, figure: Figure2) -> SimpleNamespace:
     fit_b = fit_power_law(in_context, ["d", "T_over_B"])
     fit_p = tables.cross_sample_fit(cross)
 
-    def with_x(g):  # the cross-sample predictor x = √d·T/f(p, d) on a plotting grid
-        return g.assign(x=np.sqrt(g["d"]) * g["T"] / np.sqrt(g["p"] ** 2 * g["d"] + (1 - g["p"]) ** 2))
-
     fig, axes = plt.subplots(2, 2, figsize=(12, 8.5), gridspec_kw={"height_ratios": [2, 1]})
     plotting.plot_plateau_vs_x(axes[0, 0], in_context, hue="B", fit=fit_b, paper_law=paper_b)
     axes[0, 0].set_title(f"in-context repetition, $T$ = {figure.grid.T}")
-    plotting.plot_plateau_vs_x(axes[0, 1], cross, hue="p", fit=fit_p, derive=with_x, paper_law=paper_p)
+    plotting.plot_plateau_vs_x(axes[0, 1], cross, hue="p", fit=fit_p, derive=add_cross_sample_predictor, paper_law=paper_p)
     axes[0, 1].set_title(f"cross-sample repetition, $T$ = {figure.grid.T}")
     for ax, key, hue in [(axes[1, 0], "in_context_inset", "B"), (axes[1, 1], "cross_sample_inset", "p")]:
         plotting.plot_curves(ax, results[key].curves, hue=hue)
