@@ -8,6 +8,7 @@ expand a scale into a list of run configs, live in `figures`.
 from __future__ import annotations
 
 import dataclasses
+import math
 import numbers
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
@@ -339,7 +340,35 @@ OPTIMIZERS = ("adam", "sgd")
 
 
 @dataclass(frozen=True, kw_only=True)
-class TransformerRegressionConfig(RegressionTask, Architecture, Optimiser):
+class Probes:
+    """What chapter B3 adds to a Transformer run, all off by default (and then left out of the cache key, so every
+    run stored before they existed keeps its key): the attention entropy per head, and an attention-bias
+    intervention during training.
+
+    * ``record_entropy``: the entropy (nats) of the readout's attention row per layer and head on the held-out data
+      (recording "attn_entropy"; recall also records the row of the relevant value token, "attn_entropy_value");
+    * ``attention_bias`` s ≥ 0: s × (the ground-truth mask: 1 at the relevant position(s), else 0) is added to the
+      readout row's attention logits during training, in the first layer or in every layer (``bias_layers``).
+      Evaluations record the loss both without the bias (what the weights learned: the run's measure) and with it
+      (the model as trained: "…_with_bias").
+    """
+
+    record_entropy: bool = field(default=False, metadata=OMIT_AT_DEFAULT)
+    attention_bias: float = field(default=0.0, metadata=OMIT_AT_DEFAULT)
+    bias_layers: Literal["first", "all"] = field(default="first", metadata=OMIT_AT_DEFAULT)
+
+    def check_probes(self) -> None:
+        if not isinstance(self.record_entropy, bool):
+            raise ConfigError(f"record_entropy must be True or False, got {self.record_entropy!r}")
+        s = self.attention_bias
+        if isinstance(s, bool) or not isinstance(s, numbers.Real) or not (math.isfinite(s) and s >= 0):
+            raise ConfigError(f"attention_bias must be a finite number ≥ 0 (a bias toward the relevant position), got {s!r}")
+        normalise(self, "attention_bias", float(s))
+        check_choice("bias_layers", self.bias_layers, ("first", "all"))
+
+
+@dataclass(frozen=True, kw_only=True)
+class TransformerRegressionConfig(RegressionTask, Architecture, Optimiser, Probes):
     """One seed of a Transformer trained on single-location regression (paper §2.4, App. B).
 
     Defaults are Table 1 (width 256, 2 layers, 4 heads, Adam 1e-4, batch 32).
@@ -366,13 +395,20 @@ class TransformerRegressionConfig(RegressionTask, Architecture, Optimiser):
     # Record the attention from the readout position to the relevant position(s) per layer and head on the
     # held-out data without repetition (recording "attn_relevant", `attention`); off for every run stored before it existed.
     record_attention: bool = field(default=False, metadata=OMIT_AT_DEFAULT)
+    # "mlp_mixer": `mixer.EnsembleMixer` in place of the Transformer (same width, MLP and optimiser; chapter B3).
+    model: Literal["transformer", "mlp_mixer"] = field(default="transformer", metadata=OMIT_AT_DEFAULT)
 
     def __post_init__(self) -> None:
         self.check_task()
         self.check_architecture()
         self.check_optimiser()
+        self.check_probes()
         if not isinstance(self.record_attention, bool):
             raise ConfigError(f"record_attention must be True or False, got {self.record_attention!r}")
+        check_choice("model", self.model, ("transformer", "mlp_mixer"))
+        if self.model == "mlp_mixer" and (self.record_attention or self.record_entropy or self.attention_bias or self.causal):
+            raise ConfigError("model='mlp_mixer' has no attention: record_attention, record_entropy, attention_bias "
+                              "and causal must stay at their defaults")
         check_run_schedule(self.schedule, self.B > 1 or self.p > 0, REGRESSION_SIGNALS)
         if "attn_relevant" in self.schedule and not self.record_attention:
             raise ConfigError(f"schedule {self.schedule!r} watches the attention: it needs record_attention=True")
@@ -410,7 +446,7 @@ def check_recall_task(cfg: RecallTask) -> None:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TransformerRecallConfig(RecallTask, Architecture, Optimiser):
+class TransformerRecallConfig(RecallTask, Architecture, Optimiser, Probes):
     """One seed of a Transformer trained on in-context associative recall (paper §3.2, App. C).
 
     Defaults are Table 1's recall model with LayerNorm (pre-LN) as the text and
@@ -437,6 +473,7 @@ class TransformerRecallConfig(RecallTask, Architecture, Optimiser):
         self.check_task()
         self.check_architecture()
         self.check_optimiser()
+        self.check_probes()
         check_run_schedule(self.schedule, self.B > 1 or self.p > 0, RECALL_SIGNALS)
         check_choice("layer_norm", self.layer_norm, ("pre", "post", "none"))
         check_choice("embedding", self.embedding, ("lookup", "linear"))

@@ -29,6 +29,7 @@ from .devices import resolve_device
 from .metrics import NOT_REACHED, first_crossing, plateau_length
 from .schedules import DiversitySchedule, repetition_at
 from .tasks import AssociativeRecallTask, RecallBatch, SingleLocationRegression, sample_ensemble, sample_recall_ensemble
+from .mixer import EnsembleMixer
 from .transformer import EnsembleTransformer, TransformerConfig
 
 
@@ -117,10 +118,37 @@ def relevant_attention(patterns: list[torch.Tensor], query_slots: torch.Tensor) 
     return torch.stack(vk, 1).cpu().numpy(), torch.stack(qv, 1).cpu().numpy()
 
 
-def _recall_forward(model: EnsembleTransformer, batch: RecallBatch, n_tokens: int, attention: bool = False):
+def readout_entropy(patterns: list[torch.Tensor], rows: torch.Tensor | None = None) -> np.ndarray:
+    """Entropy (nats) of one attention row per sequence, averaged over sequences: (E, layers, heads). The row is
+    the readout's (the last position) or, with ``rows`` (E, n), that query position of each sequence."""
+    out = []
+    for pattern in patterns:  # (E, n, H, T, T)
+        E, n, H, T, _ = pattern.shape
+        if rows is None:
+            row = pattern[:, :, :, -1, :]  # (E, n, H, T)
+        else:
+            row = pattern.gather(3, rows[:, :, None, None, None].expand(E, n, H, 1, T))[:, :, :, 0, :]
+        out.append(-torch.special.xlogy(row, row).sum(-1).mean(1))  # (E, H); 0·log 0 = 0 (masked keys)
+    return torch.stack(out, 1).cpu().numpy()
+
+
+def recall_bias_mask(batch: RecallBatch) -> torch.Tensor:
+    """(E, n, T) float: 1 at the value token(s) that follow the query's key (positions 2s + 1), the positions the
+    readout must attend to (the ground truth of an attention-bias intervention)."""
+    slots = batch.query_slots  # (E, n, N)
+    mask = torch.zeros(*slots.shape[:2], 2 * slots.shape[2] + 1, device=slots.device)
+    mask[..., 1:-1:2] = slots.float()
+    return mask
+
+
+def _recall_forward(model: EnsembleTransformer, batch: RecallBatch, n_tokens: int, attention: bool = False,
+                    bias: float = 0.0, bias_layers: str = "first"):
     x = torch.nn.functional.one_hot(batch.tokens, n_tokens).float()  # (E, n, T, V)
     # full=True: recall keeps the full computation it was cached with (the last-position shortcut gives the
     # same function but other float rounding; switching would mean a new recall version and a recompute).
+    if bias:
+        return model(x, return_attention=attention, full=True, score_bias=bias * recall_bias_mask(batch),
+                     bias_layers=bias_layers)
     return model(x, return_attention=attention, full=True)
 
 
@@ -210,6 +238,15 @@ def train_ensemble(training: TaskTraining, configs: Sequence[Any], device: str, 
 # ------------------------------------------------------------ single-location regression --
 
 
+def bias_summary(curve: dict[str, np.ndarray], measured: str, crossing) -> dict[str, float]:
+    """The crossing of the model *with* the intervention's bias (the model as trained), where a run has one."""
+    key = f"{measured}_with_bias"
+    if key not in curve:
+        return {}
+    ok = np.isfinite(curve[key])
+    return {"crossing_with_bias": float(crossing(curve["step"][ok], curve[key][ok])) if ok.any() else NOT_REACHED}
+
+
 def model_config(c: TransformerRegressionConfig, input_dim: int) -> TransformerConfig:
     return TransformerConfig(
         input_dim=input_dim, output_dim=c.d, **fields_of(Architecture, c), layer_norm="pre" if c.layer_norm else "none",
@@ -227,32 +264,49 @@ class RegressionTraining(TaskTraining):
         self.train_gens = [torch.Generator().manual_seed(104_729 * s + 3) for s in seeds]
         eval_gens = [torch.Generator().manual_seed(104_729 * s + 5) for s in seeds]
         repeated = c.B > 1 or c.p > 0
-        # (E, n, T, in), (E, n, d); with record_attention the same draws keep their relevance masks (E, n, T).
-        x, y, *mask = sample_ensemble(self.tasks, c.eval_size, eval_gens, return_mask=c.record_attention, B=1, p=0.0)
-        self.eval_mask = mask[0].to(device).float() if mask else None
-        sets = {"loss_no_repetition": (x, y)}
+        # (E, n, T, in), (E, n, d) and the relevance masks (E, n, T) of the same draws (asking for them draws nothing).
+        x, y, mask = sample_ensemble(self.tasks, c.eval_size, eval_gens, return_mask=True, B=1, p=0.0)
+        sets = {"loss_no_repetition": (x, y, mask)}
         if repeated:
-            sets["loss_train_distribution"] = sample_ensemble(self.tasks, c.eval_size, eval_gens)
-        self.eval_sets = {k: (x.to(device), y.to(device)) for k, (x, y) in sets.items()}
+            sets["loss_train_distribution"] = sample_ensemble(self.tasks, c.eval_size, eval_gens, return_mask=True)
+        self.eval_sets = {k: (x.to(device), y.to(device), m.to(device).float()) for k, (x, y, m) in sets.items()}
         plateau_on_test = c.plateau_on == "no_repetition" or not repeated
         self.measured = "loss_no_repetition" if plateau_on_test else "loss_train_distribution"
-        self.model = EnsembleTransformer(model_config(c, self.tasks[0].input_dim), seeds).to(device)
+        cfg = model_config(c, self.tasks[0].input_dim)
+        self.model = (EnsembleMixer(cfg, seeds) if c.model == "mlp_mixer" else EnsembleTransformer(cfg, seeds)).to(device)
+
+    def _biased(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        c = self.config
+        return self.model(x, score_bias=c.attention_bias * mask, bias_layers=c.bias_layers)  # type: ignore[return-value]
 
     def train_loss(self, overrides: list[dict] | None) -> torch.Tensor:
-        x, y = sample_ensemble(self.tasks, self.config.batch_size, self.train_gens, per_member=overrides)
-        return _mse(self.model(x.to(self.device)), y.to(self.device)).sum()
+        c = self.config
+        if c.attention_bias:
+            x, y, mask = sample_ensemble(self.tasks, c.batch_size, self.train_gens, per_member=overrides, return_mask=True)
+            pred = self._biased(x.to(self.device), mask.to(self.device).float())
+        else:
+            x, y = sample_ensemble(self.tasks, c.batch_size, self.train_gens, per_member=overrides)
+            pred = self.model(x.to(self.device))
+        return _mse(pred, y.to(self.device)).sum()
 
     def evaluate(self) -> dict[str, np.ndarray]:
+        c = self.config
         out = {}
-        for k, (x, y) in self.eval_sets.items():
-            if self.eval_mask is not None and k == "loss_no_repetition":
+        for k, (x, y, mask) in self.eval_sets.items():
+            if (c.record_attention or c.record_entropy) and k == "loss_no_repetition":
                 pred, patterns = self.model(x, return_attention=True)
-                out["attn_relevant"] = relevant_position_attention(patterns, self.eval_mask)
+                if c.record_attention:
+                    out["attn_relevant"] = relevant_position_attention(patterns, mask)
+                if c.record_entropy:
+                    out["attn_entropy"] = readout_entropy(patterns)
             else:
                 pred = self.model(x)
             out[k] = _mse(pred, y).double().cpu().numpy()
-        # Losses first, then the recording (the order a run's curve stores them in).
-        return {k: out[k] for k in (*self.eval_sets, "attn_relevant") if k in out}
+            if c.attention_bias:
+                out[f"{k}_with_bias"] = _mse(self._biased(x, mask), y).double().cpu().numpy()
+        # Losses first, then the recordings (the order a run's curve stores them in).
+        order = (*self.eval_sets, *(f"{k}_with_bias" for k in self.eval_sets), "attn_relevant", "attn_entropy")
+        return {k: out[k] for k in order if k in out}
 
     def crossed(self, records: dict[str, np.ndarray]) -> np.ndarray:
         return records[self.measured] <= self.config.threshold
@@ -276,7 +330,7 @@ class RegressionTraining(TaskTraining):
             "initial_loss": float(m[0]),
             "seconds": ran["seconds"],
             "device": ran["device"],
-        }
+        } | bias_summary(curve, self.measured, lambda t, v: plateau_length(t, v, self.config.threshold))
 
 
 def train_regression(configs: Sequence[TransformerRegressionConfig], device: str = "cpu") -> list[RunResult]:
@@ -320,21 +374,34 @@ class RecallTraining(TaskTraining):
         return F.cross_entropy(logits.transpose(1, 2), batch.target, reduction="none").mean(1)  # (E,)
 
     def train_loss(self, overrides: list[dict] | None) -> torch.Tensor:
-        batch = sample_recall_ensemble(self.tasks, self.config.batch_size, self.train_gens, per_member=overrides)
+        c = self.config
+        batch = sample_recall_ensemble(self.tasks, c.batch_size, self.train_gens, per_member=overrides)
         batch = batch.to(self.device)
-        return self._loss(_recall_forward(self.model, batch, self.config.n_tokens), batch).sum()  # (E, batch, V) logits
+        logits = _recall_forward(self.model, batch, c.n_tokens, bias=c.attention_bias, bias_layers=c.bias_layers)
+        return self._loss(logits, batch).sum()  # (E, batch, V) logits
+
+    def _scores(self, logits: torch.Tensor, batch: RecallBatch, name: str) -> dict[str, np.ndarray]:
+        return {f"loss_{name}": self._loss(logits, batch).double().cpu().numpy(),
+                f"accuracy_{name}": (logits.argmax(-1) == batch.target).float().mean(1).double().cpu().numpy()}
 
     def evaluate(self) -> dict[str, np.ndarray]:
-        out, recordings = {}, {}
+        c = self.config
+        out, biased, recordings = {}, {}, {}
         for name, batch in self.eval_sets.items():
-            result = _recall_forward(self.model, batch, self.config.n_tokens, attention=name == "test")
+            result = _recall_forward(self.model, batch, c.n_tokens, attention=name == "test")
             logits, patterns = result if name == "test" else (result, None)
-            out[f"loss_{name}"] = self._loss(logits, batch).double().cpu().numpy()
-            out[f"accuracy_{name}"] = (logits.argmax(-1) == batch.target).float().mean(1).double().cpu().numpy()
+            out |= self._scores(logits, batch, name)
+            if c.attention_bias:
+                logits = _recall_forward(self.model, batch, c.n_tokens, bias=c.attention_bias, bias_layers=c.bias_layers)
+                biased |= self._scores(logits, batch, f"{name}_with_bias")
             if patterns is not None:
                 vk, qv = relevant_attention(patterns, batch.query_slots)  # (E, L, H) each
                 recordings = {"attn_value_to_key": vk, "attn_query_to_value": qv}
-        return out | recordings
+                if c.record_entropy:
+                    value_pos = 2 * batch.query_slots.float().argmax(dim=-1) + 1  # (E, n): test data, one slot
+                    recordings |= {"attn_entropy": readout_entropy(patterns),
+                                   "attn_entropy_value": readout_entropy(patterns, value_pos)}
+        return out | biased | recordings
 
     def crossed(self, records: dict[str, np.ndarray]) -> np.ndarray:
         return records[f"accuracy_{self.measured}"] >= self.config.threshold
@@ -358,7 +425,8 @@ class RecallTraining(TaskTraining):
             "final_loss": float(curve[f"loss_{self.measured}"][-1]),
             "seconds": ran["seconds"],
             "device": ran["device"],
-        }
+        } | bias_summary(curve, f"accuracy_{self.measured}",
+                         lambda t, v: first_crossing(t, v, self.config.threshold, direction="up"))
 
 
 def train_recall(configs: Sequence[TransformerRecallConfig], device: str = "cpu") -> list[RunResult]:

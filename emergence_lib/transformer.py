@@ -14,7 +14,8 @@ Choices the paper leaves open (spec §10.7), made here and stated in the chapter
 * LayerNorm is off by default, as in Table 1 for this task; ``layer_norm="pre"`` normalises each
   block's input (and the readout's), ``"post"`` each residual sum (the original Transformer's).
 
-Attention patterns are returned on request: ``model(x, return_attention=True)``.
+Attention patterns are returned on request: ``model(x, return_attention=True)``. An intervention can add a
+bias to the readout's attention logits (``score_bias``, chapter B3): the model itself is not edited.
 """
 
 from __future__ import annotations
@@ -118,8 +119,11 @@ class Block(nn.Module):
         self.ln1 = EnsembleLayerNorm(E, D) if cfg.layer_norm != "none" else nn.Identity()
         self.ln2 = EnsembleLayerNorm(E, D) if cfg.layer_norm != "none" and cfg.mlp_factor else nn.Identity()
 
-    def attention(self, x: torch.Tensor, last_only: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
-        """Attention output and pattern; with ``last_only`` only the last position queries (Tq = 1, else T)."""
+    def attention(
+        self, x: torch.Tensor, last_only: bool = False, score_bias: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Attention output and pattern; with ``last_only`` only the last position queries (Tq = 1, else T).
+        ``score_bias`` (E, n, T) is added to the last position's logits (the readout's row) before the softmax."""
         E, n, T, _ = x.shape
         H, dq, dv = self.cfg.n_heads, self.cfg.d_qk, self.d_v
         W, b = self.qkv.weight, self.qkv.bias  # (E, D, H·(2dq + dv)), (E, 1, …)
@@ -134,6 +138,8 @@ class Block(nn.Module):
         k = k.view(E, n, T, H, dq).transpose(2, 3)  # (E, n, H, T, dq)
         v = v.view(E, n, T, H, dv).transpose(2, 3)  # (E, n, H, T, dv)
         scores = q @ k.transpose(-1, -2) / math.sqrt(dq)  # (E, n, H, Tq, T)
+        if score_bias is not None:
+            scores = torch.cat([scores[:, :, :, :-1], scores[:, :, :, -1:] + score_bias[:, :, None, None, :]], dim=3)
         if self.cfg.causal and not last_only:  # the last position sees every key anyway
             mask = torch.ones(T, T, dtype=torch.bool, device=x.device).triu(1)
             scores = scores.masked_fill(mask, float("-inf"))
@@ -141,9 +147,11 @@ class Block(nn.Module):
         out = (pattern @ v).transpose(2, 3).reshape(E, n, Tq, H * dv)  # (E, n, Tq, H·dv)
         return self.proj(out), pattern
 
-    def forward(self, x: torch.Tensor, last_only: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(
+        self, x: torch.Tensor, last_only: bool = False, score_bias: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         """(E, n, T, D) → (E, n, T, D), or (E, n, 1, D) for the last position only (the readout's)."""
-        a, pattern = self.attention(self.ln1(x) if self.pre else x, last_only)
+        a, pattern = self.attention(self.ln1(x) if self.pre else x, last_only, score_bias)
         if last_only:
             x = x[:, :, -1:]  # attention, residual and MLP are position-wise from here: the last position suffices
         x = x + a if self.cfg.skip else a
@@ -187,10 +195,12 @@ class EnsembleTransformer(nn.Module):
                 self.readout.bias.zero_()
 
     def forward(
-        self, x: torch.Tensor, return_attention: bool = False, full: bool = False
+        self, x: torch.Tensor, return_attention: bool = False, full: bool = False,
+        score_bias: torch.Tensor | None = None, bias_layers: str = "first",
     ) -> torch.Tensor | tuple[torch.Tensor, list[torch.Tensor]]:
         """Prediction at the last position, (E, n, output_dim), and with ``return_attention`` every layer's
-        full pattern (E, n, H, T, T).
+        full pattern (E, n, H, T, T). ``score_bias`` (E, n, T), if given, is added to the readout row's attention
+        logits in the first layer (``bias_layers="first"``) or in every layer (``"all"``).
 
         Only the last position is read out, so unless the patterns are asked for (or ``full``), the last
         layer computes its query, attention and MLP at that position alone: the same function, with most
@@ -203,7 +213,8 @@ class EnsembleTransformer(nn.Module):
         h = self.embed(x) + self.positions[:T]  # (E, n, T, d_model)
         patterns = []
         for i, block in enumerate(self.blocks):
-            h, pattern = block(h, last_only=last_only and i == len(self.blocks) - 1)
+            bias = score_bias if (bias_layers == "all" or i == 0) else None
+            h, pattern = block(h, last_only=last_only and i == len(self.blocks) - 1, score_bias=bias)
             patterns.append(pattern)
         y = self.readout(self.ln_f(h)[:, :, -1:, :])[:, :, 0, :]  # (E, n, output_dim): read at the last position
         return (y, patterns) if return_attention else y

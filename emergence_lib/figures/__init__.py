@@ -9,6 +9,7 @@
   recall        Figures 4, 5, 16, 17 (04, A5)
   ablations     Figures 13–15 (A4)
   beyond        the book's own experiments: steering (B1) and prediction (B2)
+  followup      a 2026 follow-up's claims tested on these tasks (B3)
 
 Nothing in this package imports the analysis modules (`tables`, `beyond`, `prediction`); they import it.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 from .base import PLATEAU_PPD, SMOKE_CACHE_ENV, FigureConfig, ScaledFigure, cache_for
 from .ablations import ABLATION_GRIDS, TASK_VARIANTS, Figure13, Figure14, Figure15
 from .beyond import HELD_OUT, STEERING_GRIDS, Prediction, Steering
+from .followup import FOLLOWUP_GRIDS, HEAD_PROTOCOLS, FollowUp
 from .paper import PAPER
 from .recall import PLACEMENT_SETUPS, RECALL_GRIDS, Figure4, Figure5, Figure16, Figure17
 from .regression import TRANSFORMER_GRIDS, Figure3, Figure11, Figure12
@@ -30,7 +32,7 @@ REGISTRY: dict[str, type[FigureConfig]] = {
     "figure6": Figure6, "figure7": Figure7, "figure8": Figure8, "figure9": Figure9, "figure10": Figure10,
     "figure11": Figure11, "figure12": Figure12, "figure13": Figure13, "figure14": Figure14, "figure15": Figure15,
     "figure16": Figure16, "figure17": Figure17,
-    "steering": Steering, "prediction": Prediction,
+    "steering": Steering, "prediction": Prediction, "followup": FollowUp,
 }
 
 
