@@ -41,9 +41,11 @@ def entropy_lag_table(result: SweepResult, carrier: str, fractions: Sequence[flo
     """Per run: the carrying head (largest final weight of recording ``carrier``: "attn_relevant" for regression,
     "attn_query_to_value" for recall), when its readout entropy covers 10/50/90% of its drop, when the measured
     loss (regression) or test accuracy (recall) covers the same fractions of its change, and the lag
-    ``entropy_50 / loss_50`` (1: the same step). The other heads' entropy drop is given as a share of the carrier's."""
+    ``entropy_50 / loss_50`` (1: the same step); how many heads' entropy drops by at least half the carrier's drop, and
+    the median drop of the others as a share of the carrier's."""
     rows = []
     for row, curve in result.per_run():
+        curve = curve.dropna(axis=1, how="all")  # a sweep of several architectures: this run's heads only
         t = curve["step"].to_numpy(dtype=float)
         weights = attention.as_array(curve, carrier)  # (n_evals, L, H)
         ent = attention.as_array(curve, "attn_entropy")
@@ -55,14 +57,17 @@ def entropy_lag_table(result: SweepResult, carrier: str, fractions: Sequence[flo
         drop = ent[0] - ent[-1]  # (L, H)
         others = np.delete(drop.ravel(), L * ent.shape[2] + H)
         rows.append({
-            "run": row["run"], "seed": int(row["seed"]), "layers": int(row["n_layers"]), "heads": int(row["n_heads"]),
+            "run": row["run"], "seed": int(row["seed"]), "layers": int(row["n_layers"]),
             "carrier": f"L{L + 1}H{H + 1}", "entropy at start": float(carried[0]), "entropy at end": float(carried[-1]),
             "log T": float(np.log(curve_length(row))),
             **{f"entropy {int(f * 100)}%": e for f, e in zip(fractions, e_times)},
             **{f"loss {int(f * 100)}%": v for f, v in zip(fractions, l_times)},
             "crossing": float(row[_measure(result.summary)]),
             "lag (entropy 50% / loss 50%)": e_times[1] / l_times[1] if len(fractions) == 3 else np.nan,
-            "other heads' drop / carrier's": float(np.max(others) / drop[L, H]) if others.size and drop[L, H] > 0 else np.nan,
+            "heads whose entropy drops": int((drop >= 0.5 * drop[L, H]).sum()) if drop[L, H] > 0 else 0,
+            "heads": int(drop.size),
+            "the rest's drop / carrier's": (float(np.median(others[others < 0.5 * drop[L, H]]) / drop[L, H])
+                                            if (others < 0.5 * drop[L, H]).any() and drop[L, H] > 0 else np.nan),
         })
     return pd.DataFrame(rows)
 
@@ -169,16 +174,18 @@ def spread_table(summary: pd.DataFrame, by: Sequence[str], task: str, value: str
 
 def early_rank_correlation(result: SweepResult, signal: str, at: float, by: Sequence[str]) -> pd.DataFrame:
     """Does a run's state early on already order the seeds? Per configuration: Spearman's rank correlation, across
-    seeds, between ``signal`` (a curve column) at ``at`` × the configuration's median crossing, and the crossing.
-    Strongly negative for an attention weight: the seeds that will emerge first are already ahead."""
+    seeds, between ``signal`` at ``at`` × the configuration's median crossing, and the crossing. ``signal`` is a curve
+    column or an attention recording (then its largest head at each evaluation). Strongly negative for an attention
+    weight: the seeds that will emerge first are already ahead."""
     m = _measure(result.summary)
     rows = []
     for key, g in result.summary.groupby(list(by), sort=True):
         step = at * float(np.median(g[m]))
         early = []
         for run in g["run"]:
-            c = result.curves[result.curves["run"] == run]
-            early.append(float(np.interp(step, c["step"], c[signal])))
+            c = result.curves[result.curves["run"] == run].dropna(axis=1, how="all")
+            v = c[signal].to_numpy() if signal in c else attention.as_array(c, signal).max(axis=(1, 2))
+            early.append(float(np.interp(step, c["step"], v)))
         ranks = pd.DataFrame({"early": early, "crossing": g[m].to_numpy()}).rank()
         key = key if isinstance(key, tuple) else (key,)
         rows.append({"configuration": ", ".join(f"{k} = {v}" for k, v in zip(by, key)), "at step": step,

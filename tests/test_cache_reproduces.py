@@ -68,3 +68,23 @@ def test_the_tolerance_still_sees_a_change_of_code():
         assert differences(stored, moved, rtol=rtol), kind
         assert differences(stored, flipped, rtol=rtol), kind
         assert differences(stored, stored, rtol=rtol) == [], kind
+
+
+# Chapter B3's probes change what a run computes without a new kind: each must be reproduced on its own.
+PROBES = {
+    "regression, attention bias": ("transformer_regression", lambda c: c.get("attention_bias", 0) > 0),
+    "regression, entropy": ("transformer_regression", lambda c: c.get("record_entropy", False)),
+    "regression, MLP-Mixer": ("transformer_regression", lambda c: c.get("model") == "mlp_mixer"),
+    "recall, attention bias": ("transformer_recall", lambda c: c.get("attention_bias", 0) > 0),
+}
+
+
+@pytest.mark.parametrize("probe", sorted(PROBES))
+def test_cheapest_stored_run_of_each_probe_is_reproduced(probe):
+    kind, has_probe = PROBES[probe]
+    records = [r for r in (json.loads(p.read_text()) for p in sorted((DATA / kind).glob("*.json"))) if has_probe(r["config"])]
+    if not records:
+        pytest.fail(f"no stored {probe} run under {DATA / kind}")
+    config = config_from_stored(kind, min(records, key=_cost)["config"])
+    stored, fresh, rtol = _stored_and_recomputed(config)
+    assert differences(stored, fresh, rtol=rtol) == [], f"{probe}: rtol {rtol:g}"

@@ -75,6 +75,7 @@ def test_readout_entropy_of_known_patterns():
     assert np.allclose(readout_entropy([causal], rows)[0, 0, 0], (np.log(3) + np.log(5)) / 2)
 
 
+@pytest.mark.integration
 def test_a_regression_run_records_entropy_and_both_losses_under_a_bias():
     base = dict(T=16, d=4, **TINY, stop_factor=None)
     (plain,) = train_regression([TransformerRegressionConfig(**base)])
@@ -90,6 +91,7 @@ def test_a_regression_run_records_entropy_and_both_losses_under_a_bias():
     assert run.summary["crossing_with_bias"] < plain.summary["plateau_length"]
 
 
+@pytest.mark.integration
 def test_a_recall_run_under_a_large_bias_learns_with_it_first():
     base = dict(n_tokens=8, n_pairs=2, n_layers=2, n_heads=2, threshold=0.5, stop_factor=None, eval_size=64, **TINY)
     (run,) = train_recall([TransformerRecallConfig(**base, attention_bias=8.0, bias_layers="all", record_entropy=True)])
@@ -97,6 +99,7 @@ def test_a_recall_run_under_a_large_bias_learns_with_it_first():
     assert run.summary["crossing_with_bias"] <= run.summary["emergence_step"]
 
 
+@pytest.mark.integration
 def test_the_mixer_reads_positions_and_trains_on_the_positional_task():
     cfg = TransformerConfig(input_dim=5, output_dim=4, n_layers=1, n_heads=1, d_model=16, d_qk=4, max_len=6,
                             readout_init="zero")

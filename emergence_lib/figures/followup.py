@@ -37,7 +37,8 @@ class FollowUpGrid:
     bias_s: tuple[float, ...]  # the 1×1 scan (first = all layers)
     bias_s_layers: tuple[float, ...]  # the multi-layer models, first vs all layers
     bias_seeds: tuple[int, ...]
-    bias_max_steps: int
+    bias_max_steps: int  # the 1×1 scan
+    deep_bias_max_steps: int  # the 2×4 model (about 3× its plateau at s = 0: enough to see the weights learn, or not)
     recall_bias_max_steps: int
     heads: tuple[int, ...]
     heads_points: tuple[tuple[int, int], ...]  # (T, d): distinct T and d, so that the fit separates them from H
@@ -55,7 +56,7 @@ class FollowUpGrid:
 FOLLOWUP_GRIDS = {
     "smoke": FollowUpGrid(
         point=(16, 4), entropy_models=((1, 1), (2, 2)), entropy_seeds=(0,), recall_point=(8, 2), recall_lr=3e-3,
-        bias_s=(0.0, 2.0), bias_s_layers=(2.0,), bias_seeds=(0,), bias_max_steps=300, recall_bias_max_steps=200,
+        bias_s=(0.0, 2.0), bias_s_layers=(2.0,), bias_seeds=(0,), bias_max_steps=300, deep_bias_max_steps=300, recall_bias_max_steps=200,
         heads=(1, 2), heads_points=((8, 2), (16, 4), (8, 4)), heads_seeds=(0,), width=32, head_dim=16,
         mixer_seeds=(0,), random_points=((16, 4),), random_recall_points=((8, 2),), random_seeds=(0, 1, 2),
         toy_points=((16, 16, 300.0),),
@@ -63,7 +64,7 @@ FOLLOWUP_GRIDS = {
     "cpu": FollowUpGrid(
         point=(64, 16), entropy_models=((1, 1), (1, 4), (2, 4)), entropy_seeds=(0, 1, 2), recall_point=(32, 6),
         recall_lr=1e-3, bias_s=(0.0, 0.5, 1.0, 2.0, 4.0, 8.0), bias_s_layers=(1.0, 4.0), bias_seeds=(0, 1),
-        bias_max_steps=4000, recall_bias_max_steps=2500,
+        bias_max_steps=4000, deep_bias_max_steps=1500, recall_bias_max_steps=2500,
         heads=(1, 2, 4, 8), heads_points=((32, 8), (32, 16), (64, 8), (64, 16)), heads_seeds=(0, 1), width=64,
         head_dim=32, mixer_seeds=(0, 1), random_points=((32, 16), (64, 16)), random_recall_points=((16, 4), (32, 6)),
         random_seeds=tuple(range(12)), toy_points=((64, 64, 1500.0), (128, 128, 3500.0)),
@@ -72,7 +73,7 @@ FOLLOWUP_GRIDS = {
     "paper": FollowUpGrid(
         point=(128, 64), entropy_models=((1, 1), (1, 4), (2, 4)), entropy_seeds=(0, 1, 2), recall_point=(128, 16),
         recall_lr=1e-4, bias_s=(0.0, 0.5, 1.0, 2.0, 4.0, 8.0), bias_s_layers=(1.0, 4.0), bias_seeds=(0, 1, 2),
-        bias_max_steps=40_000, recall_bias_max_steps=100_000,
+        bias_max_steps=40_000, deep_bias_max_steps=20_000, recall_bias_max_steps=100_000,
         heads=(1, 2, 4, 8), heads_points=((64, 16), (64, 32), (128, 16), (128, 32)), heads_seeds=(0, 1, 2), width=128,
         head_dim=16, mixer_seeds=(0, 1, 2), random_points=((64, 32), (128, 32)),
         random_recall_points=((64, 8), (128, 16)), random_seeds=tuple(range(20)),
@@ -118,11 +119,11 @@ class FollowUp(ScaledFigure):
     def bias_runs(self) -> list[TransformerRegressionConfig]:
         """1×1 over the s scan, and the 2×4 model at a few s with the bias in the first or in every layer."""
         g = self.grid
-        common = dict(max_steps=g.bias_max_steps, record_attention=True)
-        one = [r for s in g.bias_s for r in self._regression(*g.point, g.bias_seeds, attention_bias=s, **common)]
+        one = [r for s in g.bias_s for r in self._regression(*g.point, g.bias_seeds, attention_bias=s,
+                                                             max_steps=g.bias_max_steps, record_attention=True)]
         deep = [r for s in (0.0, *g.bias_s_layers) for where in (("first",) if s == 0 else ("first", "all"))
                 for r in self._regression(*g.point, g.bias_seeds, n_layers=2, n_heads=4, attention_bias=s,
-                                          bias_layers=where, **common)]
+                                          bias_layers=where, max_steps=g.deep_bias_max_steps, record_attention=True)]
         return one + deep
 
     def recall_bias_runs(self) -> list[TransformerRecallConfig]:
