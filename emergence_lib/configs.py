@@ -347,6 +347,8 @@ class Probes:
 
     * ``record_entropy``: the entropy (nats) of the readout's attention row per layer and head on the held-out data
       (recording "attn_entropy"; recall also records the row of the relevant value token, "attn_entropy_value");
+    * ``data_seed``: when set, the task (target map, fixed position), its batches and held-out sets are drawn from it,
+      and ``seed`` draws only the initialisation (None: ``seed`` draws all three), to split the randomness of a run;
     * ``attention_bias`` s ≥ 0: s × (the ground-truth mask: 1 at the relevant position(s), else 0) is added to the
       readout row's attention logits during training, in the first layer or in every layer (``bias_layers``).
       Evaluations record the loss both without the bias (what the weights learned: the run's measure) and with it
@@ -356,8 +358,11 @@ class Probes:
     record_entropy: bool = field(default=False, metadata=OMIT_AT_DEFAULT)
     attention_bias: float = field(default=0.0, metadata=OMIT_AT_DEFAULT)
     bias_layers: Literal["first", "all"] = field(default="first", metadata=OMIT_AT_DEFAULT)
+    data_seed: int | None = field(default=None, metadata=OMIT_AT_DEFAULT)
 
     def check_probes(self) -> None:
+        if self.data_seed is not None:
+            normalise(self, "data_seed", check_int("data_seed", self.data_seed, 0))
         if not isinstance(self.record_entropy, bool):
             raise ConfigError(f"record_entropy must be True or False, got {self.record_entropy!r}")
         s = self.attention_bias

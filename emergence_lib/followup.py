@@ -131,8 +131,10 @@ def mixer_table(mixer: SweepResult, transformer: SweepResult, variants: dict[str
     rows = []
     for name, (rand, feat) in variants.items():
         per = {}
+        grid = mixer.summary[["T", "d"]].drop_duplicates()
         for model, res in (("Transformer 1×1", transformer), ("MLP-Mixer", mixer)):
             s = res.summary[(res.summary["random_position"] == rand) & (res.summary["relevance_feature"] == feat)]
+            s = s.merge(grid, on=["T", "d"])  # the Mixer's (T, d) grid only
             per[model] = s.groupby(["T", "d"])["plateau_length"].median()
             rows.append({"task": name, "model": model, "runs": len(s), "reached": int(np.isfinite(s["plateau_length"]).sum()),
                          "median plateau": float(s["plateau_length"].median())})
@@ -170,6 +172,15 @@ def spread_table(summary: pd.DataFrame, by: Sequence[str], task: str, value: str
         rows.append({"task": task, "configuration": ", ".join(f"{k} = {v}" for k, v in zip(by, key)),
                      **spread(g[value].to_numpy(dtype=float))})
     return pd.DataFrame(rows)
+
+
+def source_table(summary: pd.DataFrame, both: pd.DataFrame, by: Sequence[str], task: str) -> pd.DataFrame:
+    """The spread (`spread`) per configuration when only the initialisation varies (``data_seed`` fixed), only the data
+    (``seed`` fixed, ``data_seed`` varies) and both (``both``: the seeds of the randomness sweep)."""
+    fixed_data = summary["data_seed"] == 0
+    families = {"initialisation only": summary[fixed_data & (summary["seed"] >= 0)],
+                "data only (target, batches)": summary[summary["seed"] == 0], "both": both}
+    return pd.concat([spread_table(s, by, task).assign(varies=name) for name, s in families.items()], ignore_index=True)
 
 
 def early_rank_correlation(result: SweepResult, signal: str, at: float, by: Sequence[str]) -> pd.DataFrame:

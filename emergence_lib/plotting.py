@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
-from matplotlib.ticker import NullLocator
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, NullLocator
 
 from .metrics import PowerLawFit
 
@@ -74,6 +74,15 @@ def law_label(constant: float, exponents: dict[str, float], digits: int = 2) -> 
 def fit_label(fit: PowerLawFit, digits: int = 2) -> str:
     """Legend text of a fitted law, with its R²."""
     return f"ours: {law_label(fit.constant, fit.exponents, digits)} ($R^2$ = {fit.r2:.3f})"
+
+
+def plain_log_ticks(ax: Axes, which: str = "both") -> None:
+    """Log axes spanning about a decade: major ticks at 1, 2, 5 × 10^k, printed plainly (0.2, 5, 200), no minor labels."""
+    for name in ("x", "y") if which == "both" else (which,):
+        axis = getattr(ax, f"{name}axis")
+        axis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        axis.set_minor_formatter(NullFormatter())
 
 
 def label_panels(axes: Sequence[Axes] | np.ndarray, letters: str = "abcdefgh") -> None:

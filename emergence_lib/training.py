@@ -44,6 +44,12 @@ def _mse(pred: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     return 0.5 * ((pred - y) ** 2).sum(-1).mean(-1)
 
 
+def data_seeds(c: Any, seeds: list[int]) -> list[int]:
+    """The seeds of what a run samples (its task, batches and held-out sets), per member: its own seed, or the
+    config's ``data_seed`` where one is set (then ``seed`` draws the initialisation only)."""
+    return list(seeds) if c.data_seed is None else [c.data_seed] * len(seeds)
+
+
 def seed_group(configs: Sequence, who: str) -> tuple[list, object, list[int]]:
     """(configs, their common config with seed 0, their seeds): configs trained together must differ only in their seed."""
     configs = list(configs)
@@ -260,9 +266,10 @@ class RegressionTraining(TaskTraining):
 
     def __init__(self, c: TransformerRegressionConfig, seeds: list[int], device: str):
         self.config, self.device = c, device
-        self.tasks = [SingleLocationRegression(**fields_of(RegressionTask, c), task_seed=s) for s in seeds]
-        self.train_gens = [torch.Generator().manual_seed(104_729 * s + 3) for s in seeds]
-        eval_gens = [torch.Generator().manual_seed(104_729 * s + 5) for s in seeds]
+        data = data_seeds(c, seeds)  # the task, its batches and held-out sets; ``seeds`` draw the initialisation
+        self.tasks = [SingleLocationRegression(**fields_of(RegressionTask, c), task_seed=s) for s in data]
+        self.train_gens = [torch.Generator().manual_seed(104_729 * s + 3) for s in data]
+        eval_gens = [torch.Generator().manual_seed(104_729 * s + 5) for s in data]
         repeated = c.B > 1 or c.p > 0
         # (E, n, T, in), (E, n, d) and the relevance masks (E, n, T) of the same draws (asking for them draws nothing).
         x, y, mask = sample_ensemble(self.tasks, c.eval_size, eval_gens, return_mask=True, B=1, p=0.0)
@@ -359,9 +366,10 @@ class RecallTraining(TaskTraining):
 
     def __init__(self, c: TransformerRecallConfig, seeds: list[int], device: str):
         self.config, self.device = c, device
-        self.tasks = [AssociativeRecallTask(**fields_of(RecallTask, c), task_seed=s) for s in seeds]
-        self.train_gens = [torch.Generator().manual_seed(104_729 * s + 11) for s in seeds]
-        eval_gens = [torch.Generator().manual_seed(104_729 * s + 13) for s in seeds]
+        data = data_seeds(c, seeds)
+        self.tasks = [AssociativeRecallTask(**fields_of(RecallTask, c), task_seed=s) for s in data]
+        self.train_gens = [torch.Generator().manual_seed(104_729 * s + 11) for s in data]
+        eval_gens = [torch.Generator().manual_seed(104_729 * s + 13) for s in data]
         repeated = c.B > 1 or c.p > 0
         sets = {"test": sample_recall_ensemble(self.tasks, c.eval_size, eval_gens, B=1, p=0.0)}
         if repeated:

@@ -181,3 +181,18 @@ def test_exponent_table_recovers_a_known_law_and_counts_unreached_runs():
     data.loc[0, "plateau_length"] = np.inf
     table = followup.exponent_table(data, ["T", "n_heads"], by="protocol")
     assert table["exponent of n_heads"].iloc[0] == pytest.approx(0.3) and table["not reached"].iloc[0] == 1
+
+
+def test_data_seed_splits_the_data_from_the_initialisation():
+    """With the readout at zero, the loss at step 0 depends on the data only: counted from the curves, runs that share
+    their data (whatever the initialisation) start at the same loss, and runs that share their initialisation but
+    not their data do not."""
+    base = dict(T=8, d=4, d_model=16, d_qk=4, lr=3e-3, max_steps=30, stop_factor=None)
+    runs = {name: train_regression([TransformerRegressionConfig(**base, **kw)])[0].curve["loss_no_repetition"]
+            for name, kw in {"seed 0": dict(seed=0), "seed 1": dict(seed=1), "init 1, data 0": dict(seed=1, data_seed=0),
+                             "init 0, data 1": dict(seed=0, data_seed=1)}.items()}
+    assert runs["init 1, data 0"][0] == runs["seed 0"][0] and runs["init 0, data 1"][0] == runs["seed 1"][0]
+    assert runs["seed 0"][0] != runs["seed 1"][0]
+    assert not np.array_equal(runs["init 1, data 0"], runs["seed 0"])  # another initialisation trains otherwise
+    with pytest.raises(ConfigError, match="data_seed"):
+        TransformerRegressionConfig(**base, data_seed=-1)

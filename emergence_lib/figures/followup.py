@@ -10,7 +10,8 @@ tasks can test. `FollowUp` holds the runs of each, per scale:
 * ``depth``: read from Figure 13's runs (no runs of its own at cpu scale: the same 1, 2, 4 layers);
 * ``mixer``: an MLP-Mixer on Figure 14's three task variants (positional to content-marked), beside Figure 14's
   1×1 Transformer runs on the same grid and budget;
-* ``randomness``: ≥ 10 seeds at two configurations per task, and the toy model under SGD.
+* ``randomness``: ≥ 10 seeds at two configurations per task, and the toy model under SGD; ``sources`` splits the
+  spread into what the initialisation and what the data (target map, batches) contribute.
 
 Regression runs use Figure 13's model and optimiser at each scale (`ablations.ABLATION_GRIDS`); recall uses
 Figure 4's (`recall.RECALL_GRIDS`).
@@ -152,6 +153,18 @@ class FollowUp(ScaledFigure):
         return [r for T, d in g.random_points for r in self._regression(
             T, d, g.random_seeds, record_attention=True, record_entropy=True, stop_factor=g.stop_factor)]
 
+    def source_runs(self, task: str) -> list[Any]:
+        """Where the spread comes from: the initialisation alone varies (``data_seed`` fixed at 0, ``seed`` varies),
+        or the data alone (the target map, batches and held-out sets: ``seed`` fixed at 0, ``data_seed`` varies);
+        at each regression configuration of the randomness sweep, and at recall's first. (seed 0, data_seed 0) is in
+        both families, once."""
+        g = self.grid
+        pairs = [(k, 0) for k in g.random_seeds] + [(0, k) for k in g.random_seeds if k != 0]  # (seed, data_seed)
+        if task == "regression":
+            return [r for s, k in pairs for T, d in g.random_points
+                    for r in self._regression(T, d, (s,), data_seed=k, stop_factor=g.stop_factor)]
+        return [r for s, k in pairs for r in self._recall(*g.random_recall_points[0], (s,), data_seed=k, record_entropy=False)]
+
     def toy_runs(self) -> list[ToySGDConfig]:
         """SGD on the toy model from the theory's initialisation (W = 0, unit columns): SGD noise is the only source."""
         return [ToySGDConfig(T=T, d=d, t_max=t_max, seed=s, target="unit_columns", init="zero", record_every=10)
@@ -168,5 +181,7 @@ class FollowUp(ScaledFigure):
             "recall_randomness": [r for V, N in g.random_recall_points for r in self._recall(V, N, g.random_seeds)],
             "recall_bias": self.recall_bias_runs(),
             "toy_sgd": self.toy_runs(),
+            "sources": self.source_runs("regression"),
+            "recall_sources": self.source_runs("recall"),
             "transformer_variants": Figure14(scale=self.scale).runs(),  # the Mixer's comparison (cached)
         }

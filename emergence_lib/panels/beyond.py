@@ -8,7 +8,6 @@ from types import SimpleNamespace
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.ticker import FuncFormatter, LogLocator
 
 from .. import beyond, claims, figures, plotting, prediction
 from ..figures.beyond import SteeringGrid
@@ -70,11 +69,8 @@ def toy(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamespace:
     axes[2].axhline(constant, color=KIND_COLORS["constant repetition"], ls=":")
     axes[2].axhline(none, color=KIND_COLORS["no repetition"], ls=":")
     axes[2].set(xscale="log", yscale="log", xlabel="half-life $h$", ylabel="plateau")
-    for ax in axes[1:]:  # log axes spanning about a decade: ticks at 1, 2, 5 × 10^k, printed plainly
-        for axis in (ax.xaxis, ax.yaxis):
-            axis.set_major_locator(LogLocator(subs=(1, 2, 5)))
-            axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-            axis.set_minor_formatter(plt.NullFormatter())
+    for ax in axes[1:]:
+        plotting.plain_log_ticks(ax)
     plotting.label_panels(axes)
     fig.tight_layout()
     glue_figure("toy_fig", fig)

@@ -12,7 +12,7 @@ import pandas as pd
 
 from .. import attention, claims, followup, plotting
 from ..figures import HEAD_PROTOCOLS, PAPER, TASK_VARIANTS, FollowUp
-from ..metrics import mean_over_seeds
+from ..metrics import fit_power_law, mean_over_seeds
 from ..report import glue_figure, glue_number, glue_text, show_table
 from ..sweep import SweepResult
 
@@ -68,7 +68,8 @@ def entropy(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
         ax.set(xscale="log", xlim=(0.05, g.stop_factor), title=model if model.startswith("recall") else f"regression {model}",
                xlabel="step / crossing step")
     axes[0].set_ylabel("fraction of the way\n(start → end of run)")
-    axes[0].legend(fontsize=9, loc="upper left")
+    for ax in (axes[1], axes[3]):  # (b) has every kind of line; (d) says its dashes are the accuracy
+        ax.legend(fontsize=9, loc="upper left")
     plotting.label_panels(axes)
     fig.tight_layout()
     glue_figure("entropy_fig", fig)
@@ -140,6 +141,7 @@ def bias(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     ax.set(xscale="log", yscale="log", xlabel="bias $s$ (toy: initial logit gap $\\Delta a_0$)", ylabel="plateau / plateau at $s=0$",
            title=f"regression, $(T, d)$ = {g.point}")
     ax.legend(fontsize=8.5, loc="lower left")
+    plotting.plain_log_ticks(ax)
     ax = axes[1]
     deep = means[means["model"].isin(["2×4", "recall 4×4"])]
     for (model, where), gm in deep[deep["s"] > 0].groupby(["model", "where"], sort=False):
@@ -150,6 +152,7 @@ def bias(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     ax.set(xscale="log", yscale="log", xlabel="bias $s$", ylabel="crossing with the bias / at $s=0$",
            title="first layer or every layer")
     ax.legend(fontsize=8.5)
+    plotting.plain_log_ticks(ax)
     ax = axes[2]
     rc = results["recall_bias"]
     s_max = max(g.bias_s_layers)
@@ -176,6 +179,13 @@ def bias(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     toy_top = float(toy.loc[toy["gap"] == top, "plateau / gap 0"].iloc[0])
     rec_top = means[(means["model"] == "recall 4×4") & (means["s"] == s_max)]
     rec_speed = float(1 / rec_top["with bias / s=0"].min())  # the better placement
+    glue_number("bias_recall_steps", float(rec_top["with bias"].min()), ".0f")
+    # What the weights select without the bias: the largest head's final query → value weight (test data, no bias).
+    final_qv = {row["run"]: float(attention.as_array(c.dropna(axis=1, how="all"), "attn_query_to_value")[-1].max())
+                for row, c in results["recall_bias"].per_run()}
+    srec = results["recall_bias"].summary
+    for name, mask in (("none", srec["attention_bias"] == 0), ("biased", srec["attention_bias"] == s_max)):
+        glue_number(f"bias_recall_qv_{name}", float(np.median([final_qv[r] for r in srec.loc[mask, "run"]])), ".2f")
     deep_top = means[(means["model"] == "2×4") & (means["s"] == s_max)].set_index("where")["with bias / s=0"]
     moderate = one[(one["s"] > 0) & (one["s"] <= 4)]
     glue_number("bias_with_top", at_top["with bias / s=0"], ".2f")
@@ -232,7 +242,9 @@ def heads_and_depth(results: Results, res13: Results, figure: FollowUp, scale: s
     axes[0].axhline(1.0, color="0.6", lw=0.8, ls=":")
     axes[0].set(xscale="log", yscale="log", xlabel="heads $H$", ylabel="plateau / plateau at $H=1$\n(geometric mean over $(T, d)$)",
                 title="heads, 1 layer")
+    plotting.plain_log_ticks(axes[0], "y")
     axes[0].set_xticks(sorted(heads["n_heads"].unique()), [str(h) for h in sorted(heads["n_heads"].unique())])
+    axes[0].xaxis.set_minor_locator(plt.NullLocator())
     axes[0].legend(fontsize=8.5)
     for i, (H, gh) in enumerate(a13.groupby("n_heads")):
         m = mean_over_seeds(gh, ["n_layers", "d", "T"])
@@ -243,7 +255,9 @@ def heads_and_depth(results: Results, res13: Results, figure: FollowUp, scale: s
         axes[1].plot(r.index, r.to_numpy(), "o-", color=f"C{i + 3}", label=f"H = {H}, head dim {64 // H} ($\\lambda$ = {lam:+.2f})")
     axes[1].axhline(1.0, color="0.6", lw=0.8, ls=":")
     axes[1].set(xscale="log", yscale="log", xlabel="layers $L$", ylabel="plateau / plateau at $L=1$", title="depth, width 64 (Figure 13's runs)")
+    plotting.plain_log_ticks(axes[1], "y")
     axes[1].set_xticks(sorted(a13["n_layers"].unique()), [str(v) for v in sorted(a13["n_layers"].unique())])
+    axes[1].xaxis.set_minor_locator(plt.NullLocator())
     axes[1].legend(fontsize=8.5)
     plotting.label_panels(axes)
     fig.tight_layout()
@@ -290,7 +304,8 @@ def mixer(results: Results, scale: str) -> SimpleNamespace:
     for ax, (name, (rand, feat)) in zip(axes, TASK_VARIANTS.items()):
         for model, res, marker, color in (("Transformer 1×1", tr, "o", "C0"), ("MLP-Mixer", mx, "s", "C1")):
             s = res.summary
-            s = s[(s["random_position"] == rand) & (s["relevance_feature"] == feat) & (s["n_layers"] == 1) & (s["n_heads"] == 1)]
+            s = s[(s["random_position"] == rand) & (s["relevance_feature"] == feat) & (s["n_layers"] == 1) & (s["n_heads"] == 1)
+                  & s["T"].isin(mx.summary["T"]) & s["d"].isin(mx.summary["d"])]  # the Mixer's grid (not "longer contexts")
             x = np.sqrt(s["d"]) * s["T"]
             y = s["plateau_length"].to_numpy(dtype=float)
             ok = np.isfinite(y)
@@ -299,20 +314,46 @@ def mixer(results: Results, scale: str) -> SimpleNamespace:
                 ax.plot(x[~ok], np.full((~ok).sum(), budget * 1.3), "x", color=color, label=f"{model}: not within {budget:,} steps")
         ax.axhline(budget, color="0.6", lw=0.8, ls=":")
         ax.set(xscale="log", yscale="log", xlabel="$\\sqrt{d}\\,T$", title=name)
+        plotting.plain_log_ticks(ax, "x")
     axes[0].set_ylabel("plateau (steps)")
     axes[0].legend(fontsize=8.5, loc="upper left")
     plotting.label_panels(axes)
     fig.tight_layout()
     glue_figure("mixer_fig", fig)
     show_table(table, "MLP-Mixer against the 1×1 Transformer (Figure 14's runs), Figure 14's (T, d) grid and budget")
-    fits = followup.exponent_table(mx.summary.assign(task=[next(k for k, v in TASK_VARIANTS.items() if v == (r, f))
-                                                           for r, f in zip(mx.summary["random_position"], mx.summary["relevance_feature"])]),
+    def labelled(summary: pd.DataFrame, model: str) -> pd.DataFrame:
+        s = summary[summary["T"].isin(mx.summary["T"]) & summary["d"].isin(mx.summary["d"])]
+        names = {v: k for k, v in TASK_VARIANTS.items()}
+        return s.assign(task=[f"{names[(r, f)]}: {model}" for r, f in zip(s["random_position"], s["relevance_feature"])])
+
+    fits = followup.exponent_table(pd.concat([labelled(mx.summary, "MLP-Mixer"), labelled(tr.summary, "Transformer 1×1")]),
                                    ["d", "T"], by="task")
-    show_table(fits, "MLP-Mixer: plateau ≈ C·d^α·T^β per task variant (reached runs)")
+    show_table(fits, "Plateau ≈ C·d^α·T^β per task variant and model, on the Mixer's (T, d) grid")
     t = table.set_index(["task", "model"])
     positional = float(t.loc[("no feature + fixed position", "MLP-Mixer"), "transformer / mixer"])
     content = float(t.loc[("feature + random position", "MLP-Mixer"), "transformer / mixer"])
     reached = t.loc[("feature + random position", "MLP-Mixer")]
+    # How the gap moves with size: the ratio at the largest (T, d), and each model's fitted exponents (positional task).
+    pos = TASK_VARIANTS["no feature + fixed position"]
+    largest = {}
+    for model, res in (("transformer", tr), ("mixer", mx)):
+        s = res.summary[(res.summary["random_position"] == pos[0]) & (res.summary["relevance_feature"] == pos[1])]
+        s = s[(s["T"] == mx.summary["T"].max()) & (s["d"] == mx.summary["d"].max())]
+        largest[model] = float(s["plateau_length"].median())
+    glue_number("mixer_ratio_largest", largest["transformer"] / largest["mixer"], ".1f")
+    glue_text("mixer_largest_point", f"(T, d) = ({mx.summary['T'].max()}, {mx.summary['d'].max()})")
+    f = fits.set_index("task")
+    for key, task in (("pos", "no feature + fixed position"), ("content", "feature + random position")):
+        for model, short in (("MLP-Mixer", "mixer"), ("Transformer 1×1", "tr")):
+            for x in ("T", "d"):
+                glue_number(f"{short}_{key}_{x}_exp", float(f.loc[f"{task}: {model}", f"exponent of {x}"]), ".2f")
+    # The fitted laws' extrapolation: by what factor k on both T and d the fitted ratio reaches 10 from the largest point.
+    tr_fit = fit_power_law(labelled(tr.summary, "Transformer 1×1").query("task.str.startswith('no feature')"), ["d", "T"])
+    mx_fit = fit_power_law(labelled(mx.summary, "MLP-Mixer").query("task.str.startswith('no feature')"), ["d", "T"])
+    at = {"T": [mx.summary["T"].max()], "d": [mx.summary["d"].max()]}
+    ratio_fit = float(tr_fit.predict(at)[0] / mx_fit.predict(at)[0])
+    gap = sum(tr_fit.exponents[x] - mx_fit.exponents[x] for x in ("d", "T"))
+    glue_number("mixer_scale_to_10", (10 / ratio_fit) ** (1 / gap) if gap > 0 and ratio_fit < 10 else np.nan, ".1f")
     glue_number("mixer_positional", positional, ".1f")
     glue_number("mixer_content", content, ".2f")
     glue_text("mixer_content_reached", f"{int(reached['reached'])} of {int(reached['runs'])}")
@@ -337,7 +378,7 @@ def randomness(results: Results, figure: FollowUp, scale: str) -> SimpleNamespac
                         followup.spread_table(toy, ["T", "d"], "toy model, SGD")], ignore_index=True)
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.3), gridspec_kw={"width_ratios": [2, 1]})
     groups = [(f"regression\n(T, d) = ({T}, {d})", gs["plateau_length"]) for (T, d), gs in reg.groupby(["T", "d"])]
-    groups += [(f"recall\n{V} tokens, {N} pairs", gs["emergence_step"]) for (V, N), gs in rec.groupby(["n_tokens", "n_pairs"])]
+    groups += [(f"recall\n{V} tokens,\n{N} pairs", gs["emergence_step"]) for (V, N), gs in rec.groupby(["n_tokens", "n_pairs"])]
     groups += [(f"toy SGD\n(T, d) = ({T}, {d})", gs["plateau_length"]) for (T, d), gs in toy.groupby(["T", "d"])]
     for i, (label, v) in enumerate(groups):
         v = v.to_numpy(dtype=float)
@@ -352,7 +393,7 @@ def randomness(results: Results, figure: FollowUp, scale: str) -> SimpleNamespac
             results["recall_randomness"], "attn_query_to_value", f, ["n_tokens", "n_pairs"]).assign(task="recall 4×4", at=f)
         for f in fractions], ignore_index=True)
     for i, ((task, conf), ge) in enumerate(early.groupby(["task", "configuration"], sort=False)):
-        axes[1].plot(ge["at"], ge["Spearman ρ"], "o-", color=f"C{i // 2}", ls="-" if i % 2 == 0 else "--", label=f"{task}: {conf}")
+        axes[1].plot(ge["at"], ge["Spearman ρ"], marker="o", color=f"C{i // 2}", ls="-" if i % 2 == 0 else "--", label=f"{task}: {conf}")
     axes[1].axhline(0.0, color="0.6", lw=0.8, ls=":")
     axes[1].set(xlabel="read at (fraction of the median crossing)", ylabel="Spearman ρ (early attention, crossing)",
                 ylim=(-1.05, 1.05), title="does the early state order the seeds?")
@@ -361,15 +402,28 @@ def randomness(results: Results, figure: FollowUp, scale: str) -> SimpleNamespac
     fig.tight_layout()
     glue_figure("random_fig", fig)
     show_table(spread, "Emergence times over seeds: spread and shape")
+    sources = pd.concat([followup.source_table(results["sources"].summary, reg, ["T", "d"], "regression 1×1"),
+                         followup.source_table(results["recall_sources"].summary, rec[
+                             (rec["n_tokens"] == g.random_recall_points[0][0]) & (rec["n_pairs"] == g.random_recall_points[0][1])],
+                             ["n_tokens", "n_pairs"], "recall 4×4")], ignore_index=True)
+    show_table(sources[["task", "configuration", "varies", "seeds", "mean", "CV", "max / min"]],
+               "Where the spread comes from: the initialisation, the data, or both")
+    cv_src = sources.groupby("varies")["CV"].median()
+    glue_number("random_cv_init", float(cv_src.loc["initialisation only"]), ".2f")
+    glue_number("random_cv_data", float(cv_src.loc["data only (target, batches)"]), ".2f")
+    glue_number("random_cv_both", float(cv_src.loc["both"]), ".2f")
     show_table(early[["task", "configuration", "at", "at step", "Spearman ρ", "seeds"]],
                "Rank correlation across seeds between the early attention on the relevant token (largest head) and the crossing")
     cv = spread.set_index("task")["CV"]
     cv_reg, cv_rec, cv_toy = float(cv.loc["regression 1×1"].max()), float(cv.loc["recall 4×4"].max()), float(cv.loc["toy model, SGD"].max())
-    for name, value in (("random_cv_reg", cv_reg), ("random_cv_rec", cv_rec), ("random_cv_toy", cv_toy),
+    glue_number("random_cv_toy", cv_toy, ".3f")
+    for name, value in (("random_cv_reg", cv_reg), ("random_cv_rec", cv_rec),
                         ("random_cv_reg_min", float(cv.loc["regression 1×1"].min())),
                         ("random_cv_rec_min", float(cv.loc["recall 4×4"].min())),
                         ("random_ratio_max", float(spread["max / min"].max())),
-                        ("random_rho_half", float(early.loc[early["at"] == 0.5, "Spearman ρ"].median()))):
+                        *((f"random_rho_{key}_{int(at * 100)}", float(early.loc[(early["at"] == at) & (early["task"] == task),
+                                                                                   "Spearman ρ"].median()))
+                          for key, task in (("reg", "regression 1×1"), ("rec", "recall 4×4")) for at in fractions)):
         glue_number(name, value, ".2f")
     glue_number("random_seeds", len(g.random_seeds), "d")
     checked = [claims.record("followup.randomness_regression", cv_reg, scale),
