@@ -52,6 +52,7 @@ class FollowUpGrid:
     random_seeds: tuple[int, ...]
     toy_points: tuple[tuple[int, int, float], ...]  # (T, d, t_max) of toy SGD
     stop_factor: float = 2.5  # past the crossing, so that the entropy has settled too
+    mixer_max_steps: int | None = None  # None: Figure 14's budget (smoke: shorter, the content task needs long)
 
 
 FOLLOWUP_GRIDS = {
@@ -60,7 +61,7 @@ FOLLOWUP_GRIDS = {
         bias_s=(0.0, 2.0), bias_s_layers=(2.0,), bias_seeds=(0,), bias_max_steps=300, deep_bias_max_steps=300, recall_bias_max_steps=200,
         heads=(1, 2), heads_points=((8, 2), (16, 4), (8, 4)), heads_seeds=(0,), width=32, head_dim=16,
         mixer_seeds=(0,), random_points=((16, 4),), random_recall_points=((8, 2),), random_seeds=(0, 1, 2),
-        toy_points=((16, 16, 300.0),),
+        toy_points=((16, 16, 300.0),), mixer_max_steps=500,
     ),
     "cpu": FollowUpGrid(
         point=(64, 16), entropy_models=((1, 1), (1, 4), (2, 4)), entropy_seeds=(0, 1, 2), recall_point=(32, 6),
@@ -144,9 +145,10 @@ class FollowUp(ScaledFigure):
     def mixer_runs(self) -> list[TransformerRegressionConfig]:
         """The MLP-Mixer on Figure 14's three task variants and grid (its Transformer runs are Figure 14's)."""
         a = ABLATION_GRIDS[self.scale]
+        budget = {"max_steps": self.grid.mixer_max_steps} if self.grid.mixer_max_steps else {}
         return [r for rand, feat in TASK_VARIANTS.values() for T in a.T for d in a.d
                 for r in self._regression(T, d, self.grid.mixer_seeds, random_position=rand, relevance_feature=feat,
-                                          model="mlp_mixer")]
+                                          model="mlp_mixer", **budget)]
 
     def randomness_runs(self) -> list[TransformerRegressionConfig]:
         g = self.grid
