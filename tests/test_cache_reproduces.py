@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
 from emergence_lib.cache import REPRODUCE_RTOL, ResultCache, RunResult, differences, reproduce_rtol, run_key
 from emergence_lib.configs import config_from_stored
@@ -46,7 +47,14 @@ def _stored_and_recomputed(config):
     cache = ResultCache(DATA)
     stored = cache.load(config)
     assert stored is not None, f"{config} is not in data/"
-    (fresh,) = runner_for(config.kind)([config], device="cpu")
+    # One thread, as the runs in data/ were computed (one thread per run): a matmul split over more threads may sum in
+    # another order (the Mixer's token mixing does, at 2 threads).
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        (fresh,) = runner_for(config.kind)([config], device="cpu")
+    finally:
+        torch.set_num_threads(threads)
     meta = json.loads(cache.path(config).read_text()).get("meta", {})
     return stored, fresh, reproduce_rtol(config.kind, meta)
 

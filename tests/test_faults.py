@@ -94,29 +94,32 @@ def test_a_folder_where_a_run_file_should_be_is_found_before_any_compute(data_di
 
 
 def test_clear_keeps_runs_other_figures_need_unless_forced(data_dir, capsys):
-    from emergence_lib.figures import Figure13, Figure14
+    # Figure 15: its lr search at Figure 13's lr repeats Figure 13's 1-layer, 1-head runs, and nothing else needs the
+    # rest (Figure 14's runs would not do: chapter B3 reads every one of them).
+    from emergence_lib.figures import Figure13, Figure15, figures
     from emergence_lib.cache import run_key
 
     cache = ResultCache()
-    fig14 = {run_key(r): r for r in Figure14(scale="cpu").runs()}
-    for run in fig14.values():  # stand-in results: clear looks only at which files exist
+    fig15 = {run_key(r): r for r in Figure15(scale="cpu").runs()}
+    for run in fig15.values():  # stand-in results: clear looks only at which files exist
         cache.save(run, RunResult(summary={"plateau_length": 1.0}, curve={"step": [0.0]}))
-    shared = {k for k in fig14 if k in {run_key(r) for r in Figure13(scale="cpu").runs()}}
-    assert shared  # Figure 14's first variant at seed 0 is Figure 13's 1-layer, 1-head model
+    others = {run_key(r) for name, cls in figures().items() if name != "figure15" for r in cls(scale="cpu").runs()}
+    shared = set(fig15) & others
+    assert shared & {run_key(r) for r in Figure13(scale="cpu").runs()}
 
-    assert cli(["clear", "figure14", "--dry-run"]) == 0
-    assert all(cache.path(r).exists() for r in fig14.values()), "a dry run removes nothing"
+    assert cli(["clear", "figure15", "--dry-run"]) == 0
+    assert all(cache.path(r).exists() for r in fig15.values()), "a dry run removes nothing"
     assert "figure13 (cpu)" in capsys.readouterr().out
 
-    assert cli(["clear", "figure14"]) == 0
+    assert cli(["clear", "figure15"]) == 0
     out = capsys.readouterr().out
-    assert all(cache.path(fig14[k]).exists() for k in shared), "runs Figure 13 needs are kept"
+    assert all(cache.path(fig15[k]).exists() for k in shared), "runs other figures need are kept"
     assert "kept runs that other figures need" in out and "figure13 (cpu)" in out
-    left = [k for k, r in fig14.items() if cache.path(r).exists()]
-    assert 0 < len(left) < len(fig14) and set(left) >= shared
+    left = [k for k, r in fig15.items() if cache.path(r).exists()]
+    assert 0 < len(left) < len(fig15) and set(left) == shared
 
-    assert cli(["clear", "figure14", "--force"]) == 0
-    assert not any(cache.path(r).exists() for r in fig14.values())
+    assert cli(["clear", "figure15", "--force"]) == 0
+    assert not any(cache.path(r).exists() for r in fig15.values())
 
 
 def test_verify_names_a_tampered_file_and_a_result_of_other_code(data_dir, capsys):

@@ -47,8 +47,9 @@ def entropy(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     rec = followup.entropy_lag_table(rec_result, "attn_query_to_value").assign(model="recall 4×4")
     table = pd.concat([reg, rec], ignore_index=True)
 
-    fig, axes = plt.subplots(1, 4, figsize=(15, 3.9), sharey=True)
-    sources = [(m, results["entropy"], "loss_no_repetition") for m in ("1×1", "1×4", "2×4")]
+    models = [f"{L}×{H}" for L, H in g.entropy_models]
+    fig, axes = plt.subplots(1, len(models) + 1, figsize=(3.75 * (len(models) + 1), 3.9), sharey=True)
+    sources = [(m, results["entropy"], "loss_no_repetition") for m in models]
     sources.append(("recall 4×4", rec_result, "accuracy_test"))
     for ax, (model, result, signal) in zip(axes, sources):
         rows = table[table["model"] == model]
@@ -63,12 +64,12 @@ def entropy(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
                     if (l, h) != (L, H):
                         ax.plot(x, (ent[0, l, h] - ent[:, l, h]) / (ent[0, L, H] - ent[-1, L, H]), color="0.75", lw=0.7,
                                 label="other heads' entropy drop" if j == 0 and (l, h) == (0, 1 if H == 0 else 0) else None)
-            ax.plot(x, _progress(ent[:, L, H]), color=MODEL_COLORS[model], lw=1.8, label="carrying head's entropy drop" if j == 0 else None)
+            ax.plot(x, _progress(ent[:, L, H]), color=MODEL_COLORS.get(model, "C0"), lw=1.8, label="carrying head's entropy drop" if j == 0 else None)
         ax.axvline(1.0, color="0.6", lw=0.8, ls=":")
         ax.set(xscale="log", xlim=(0.05, g.stop_factor), title=model if model.startswith("recall") else f"regression {model}",
                xlabel="step / crossing step")
     axes[0].set_ylabel("fraction of the way\n(start → end of run)")
-    for ax in (axes[1], axes[3]):  # (b) has every kind of line; (d) says its dashes are the accuracy
+    for ax in (axes[min(1, len(models) - 1)], axes[-1]):  # (b) has every kind of line; the last says its dashes are the accuracy
         ax.legend(fontsize=9, loc="upper left")
     plotting.label_panels(axes)
     fig.tight_layout()
@@ -145,7 +146,7 @@ def bias(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     ax = axes[1]
     deep = means[means["model"].isin(["2×4", "recall 4×4"])]
     for (model, where), gm in deep[deep["s"] > 0].groupby(["model", "where"], sort=False):
-        color = MODEL_COLORS[model]
+        color = MODEL_COLORS.get(model, "C0")
         ax.plot(gm["s"], gm["with bias / s=0"], "o-" if where == "first" else "^-", color=color,
                 label=f"{model}, bias in {'the first layer' if where == 'first' else 'every layer'}")
     ax.axhline(1.0, color="0.6", lw=0.8, ls=":")
@@ -437,46 +438,52 @@ def randomness(results: Results, figure: FollowUp, scale: str) -> SimpleNamespac
 
 def verdicts(entropy_: SimpleNamespace, bias_: SimpleNamespace, heads_: SimpleNamespace, mixer_: SimpleNamespace,
              random_: SimpleNamespace) -> pd.DataFrame:
-    """The six claims: the follow-up's, this paper's where it has one, what we measured (computed), the verdict."""
+    """The six claims: the follow-up's, this paper's where it has one, what we measured (computed), the verdict per
+    setting (from the claims the sections recorded)."""
+    lag = entropy_.lag.set_index("model")["median lag"]
     one = bias_.means[bias_.means["model"] == "1×1"]
-    one_at_top = float(one.loc[one["s"] == one["s"].max(), "with bias / s=0"].iloc[0])
+    rec = bias_.means[bias_.means["model"] == "recall 4×4"]
     rows = [
         ("attention entropy", "the carrying heads' entropy drops in the loss's window", "—",
-         f"entropy 50% / loss 50% (median): {entropy_.lag.set_index('model')['median lag'].round(2).to_dict()}"),
+         "entropy 50% / loss 50% step, median: " + ", ".join(f"{m} {v:.2f}" for m, v in lag.items()),
+         [("regression", "followup.entropy_lag_regression"), ("recall", "followup.entropy_lag_recall")]),
         ("attention-bias intervention", "a bias toward the true pattern removes the plateau", "—",
-         f"1×1 at the largest s: {one_at_top:.3f} of the plateau"),
+         f"speed-up at the largest s: regression 1×1 {1 / one['with bias / s=0'].min():.1f}×, "
+         f"recall {1 / rec['with bias / s=0'].min():.0f}×",
+         [("regression", "followup.bias_speedup_regression"), ("recall", "followup.bias_speedup_recall")]),
         ("heads", "more heads accelerate learning", f"more heads lengthen it: H^{PAPER['figure13']['heads']}",
-         f"η = {heads_.eta_width:+.2f} (fixed total width), {heads_.eta_dim:+.2f} (fixed head dim)"),
+         f"η = {heads_.eta_width:+.2f} (fixed total width), {heads_.eta_dim:+.2f} (fixed head dim: the width grows)",
+         [("fixed total width", "followup.heads_fixed_width"), ("fixed head dim", "followup.heads_fixed_head_dim")]),
         ("depth", "deeper is no better, often worse", f"layers matter little: L^{PAPER['figure13']['layers']}",
-         f"λ from {heads_.lam_min:+.2f} to {heads_.lam_max:+.2f} (per head count)"),
+         f"λ from {heads_.lam_min:+.2f} to {heads_.lam_max:+.2f} (per head count)", [("", "followup.depth")]),
         ("MLP-Mixer", "an order of magnitude faster on a positional task", "—",
-         f"Transformer / Mixer plateau: {mixer_.positional:.1f} (positional), {mixer_.content:.2f} (content-marked)"),
+         f"Transformer / Mixer plateau: {mixer_.positional:.1f} (positional), {mixer_.content:.2f} (content-marked)",
+         [("positional", "followup.mixer_positional"), ("content-marked", "followup.mixer_content")]),
         ("randomness", "emergence times are random across seeds", "—",
-         f"CV up to {random_.cv_reg:.2f} (regression), {random_.cv_rec:.2f} (recall), {random_.cv_toy:.3f} (toy SGD)"),
+         f"CV up to {random_.cv_reg:.2f} (regression), {random_.cv_rec:.2f} (recall), {random_.cv_toy:.3f} (toy SGD)",
+         [("regression", "followup.randomness_regression"), ("recall", "followup.randomness_recall")]),
     ]
     checked = {c.claim.key: c for ns in (entropy_, bias_, heads_, mixer_, random_) for c in ns.checked}
-    keys = [("followup.entropy_lag_regression", "followup.entropy_lag_recall"), ("followup.bias_speedup_regression",
-            "followup.bias_speedup_recall"), ("followup.heads_fixed_width",), ("followup.depth",),
-            ("followup.mixer_positional",), ("followup.randomness_regression", "followup.randomness_recall")]
-    out = []
-    for (topic, theirs, paper, ours), ks in zip(rows, keys):
-        verdict = " / ".join(HOLDS[checked[k].status] for k in ks)
-        out.append({"claim": topic, "the follow-up": theirs, "this paper": paper, "ours": ours,
-                    "follow-up's claim holds here": verdict})
-    return pd.DataFrame(out)
+    return pd.DataFrame([{"claim": topic, "the follow-up": theirs, "this paper": paper, "ours": ours,
+                          "the follow-up's claim here": "; ".join(f"{where}: {HOLDS[checked[k].status]}" if where
+                                                                  else HOLDS[checked[k].status] for where, k in keys)}
+                         for topic, theirs, paper, ours, keys in rows])
 
 
-def costs(results: Results) -> pd.DataFrame:
-    """Runs and CPU-minutes per sweep (summed over runs; a run shared by two sweeps counts in the first), glued as
-    the chapter's total CPU-hours (followup_cpu_hours)."""
+def costs(results: Results, shared: tuple[str, ...] = ("transformer_variants",)) -> pd.DataFrame:
+    """Runs and CPU-minutes per sweep (summed over runs; a run in two sweeps counts in the first; toy SGD runs record
+    no time of their own: —), glued as this chapter's own CPU-hours (followup_cpu_hours: the sweeps in ``shared``,
+    other figures' runs, left out) and with them (followup_cpu_hours_all)."""
     seen: set[str] = set()
     rows = []
     for name, res in results.items():
         s = res.summary[~res.summary["run"].isin(seen)]
         seen |= set(s["run"])
-        seconds = s["seconds"] if "seconds" in s else pd.Series(dtype=float)
-        rows.append({"sweep": name, "runs": len(res.summary), "new runs": len(s),
-                     "CPU-minutes": float(seconds.fillna(0).sum()) / 60})
+        minutes = float(s["seconds"].sum()) / 60 if "seconds" in s and s["seconds"].notna().any() else np.nan
+        rows.append({"sweep": name, "runs": len(res.summary), "not in an earlier sweep": len(s), "CPU-minutes": minutes,
+                     "runs of": "Figure 14 (chapter A4)" if name in shared else "this chapter"})
     table = pd.DataFrame(rows)
-    glue_number("followup_cpu_hours", table["CPU-minutes"].sum() / 60, ".2f")
+    own = table["runs of"] == "this chapter"
+    glue_number("followup_cpu_hours", table.loc[own, "CPU-minutes"].sum() / 60, ".2f")
+    glue_number("followup_cpu_hours_all", table["CPU-minutes"].sum() / 60, ".2f")
     return table
