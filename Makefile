@@ -30,8 +30,11 @@ integration: $(STAMP)
 notebooks: $(STAMP)
 	rm -rf $(SMOKE_DIR)
 	$(PY) -m emergence_lib prepare --scale smoke --out $(SMOKE_DIR) chapters/*.ipynb
-	# One scratch cache for all smoke chapters, so that runs two chapters share are computed once (never data/).
-	EMERGENCE_SMOKE_CACHE=$(SMOKE_DIR)/cache $(PY) -m pytest -m notebooks --nbval-lax --nbval-current-env $(SMOKE_DIR)
+	# One scratch cache for all smoke chapters, so that runs two chapters share are computed once (never data/; its
+	# locks let two chapters share it). Two chapters at a time, one thread each: a notebook's cells stay in one worker
+	# and in order (--dist loadscope).
+	OMP_NUM_THREADS=1 EMERGENCE_SMOKE_CACHE=$(SMOKE_DIR)/cache $(PY) -m pytest -m notebooks --nbval-lax --nbval-current-env \
+		-n 2 --dist loadscope $(SMOKE_DIR)
 
 # The built book in a real browser: Debian's chromium and chromium-driver, installed here when missing.
 browser-deps:
