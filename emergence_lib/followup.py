@@ -58,7 +58,7 @@ def entropy_lag_table(result: SweepResult, carrier: str, fractions: Sequence[flo
         others = np.delete(drop.ravel(), L * ent.shape[2] + H)
         rows.append({
             "run": row["run"], "seed": int(row["seed"]), "layers": int(row["n_layers"]),
-            "carrier": f"L{L + 1}H{H + 1}", "entropy at start": float(carried[0]), "entropy at end": float(carried[-1]),
+            "carrier": f"L{L + 1}H{H + 1}", "carrier layer": int(L) + 1, "carrier head": int(H) + 1, "entropy at start": float(carried[0]), "entropy at end": float(carried[-1]),
             "log T": float(np.log(curve_length(row))),
             **{f"entropy {int(f * 100)}%": e for f, e in zip(fractions, e_times)},
             **{f"loss {int(f * 100)}%": v for f, v in zip(fractions, l_times)},
@@ -109,7 +109,7 @@ def toy_bias_plateaus(T: int, d: int, gaps: Sequence[float], threshold: float = 
 def exponent_table(summary: pd.DataFrame, predictors: Sequence[str], by: str | None = None,
                    target: str = "plateau_length") -> pd.DataFrame:
     """A power law of ``target`` in ``predictors`` fitted to the reached runs (per group of ``by``): one row per
-    group with each exponent, its standard error, R², the runs fitted and the runs not reached (left out)."""
+    group with the constant C, each exponent, its standard error, R², the runs fitted and the runs not reached (left out)."""
     groups = summary.groupby(by, sort=False) if by else [("all", summary)]
     rows = []
     for name, g in groups:
@@ -117,6 +117,7 @@ def exponent_table(summary: pd.DataFrame, predictors: Sequence[str], by: str | N
         row = {by or "group": name, "runs": len(g), "not reached": len(g) - len(ok)}
         if len(ok) > len(predictors) + 1:
             fit = fit_power_law(ok, list(predictors), target)
+            row["C"] = fit.constant
             for p in predictors:
                 row[f"exponent of {p}"], row[f"± {p}"] = fit.exponents[p], fit.stderr[p]
             row["R²"] = fit.r2
@@ -177,8 +178,7 @@ def spread_table(summary: pd.DataFrame, by: Sequence[str], task: str, value: str
 def source_table(summary: pd.DataFrame, both: pd.DataFrame, by: Sequence[str], task: str) -> pd.DataFrame:
     """The spread (`spread`) per configuration when only the initialisation varies (``data_seed`` fixed), only the data
     (``seed`` fixed, ``data_seed`` varies) and both (``both``: the seeds of the randomness sweep)."""
-    fixed_data = summary["data_seed"] == 0
-    families = {"initialisation only": summary[fixed_data & (summary["seed"] >= 0)],
+    families = {"initialisation only": summary[summary["data_seed"] == 0],
                 "data only (target, batches)": summary[summary["seed"] == 0], "both": both}
     return pd.concat([spread_table(s, by, task).assign(varies=name) for name, s in families.items()], ignore_index=True)
 

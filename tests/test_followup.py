@@ -13,7 +13,7 @@ from emergence_lib.cache import run_key
 from emergence_lib.configs import ConfigError, TransformerRecallConfig, TransformerRegressionConfig
 from emergence_lib.figures import FollowUp
 from emergence_lib.mixer import EnsembleMixer
-from emergence_lib.tasks import AssociativeRecallTask, SingleLocationRegression
+from emergence_lib.tasks import AssociativeRecallTask
 from emergence_lib.training import readout_entropy, recall_bias_mask, train_recall, train_regression
 from emergence_lib.transformer import EnsembleTransformer, TransformerConfig
 

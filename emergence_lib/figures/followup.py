@@ -83,7 +83,7 @@ FOLLOWUP_GRIDS = {
     ),
 }
 
-# The heads protocols: name → (width, QK dim) for H heads; value width is width / H (`transformer.Block`).
+# The heads protocols (`FollowUp.head_architecture` gives each one's width and QK dim for H heads).
 HEAD_PROTOCOLS = ("fixed total width", "fixed head dim")
 
 

@@ -12,12 +12,13 @@ import pandas as pd
 
 from .. import attention, claims, followup, plotting
 from ..figures import HEAD_PROTOCOLS, PAPER, TASK_VARIANTS, FollowUp
-from ..metrics import fit_power_law, mean_over_seeds
+from ..metrics import mean_over_seeds
 from ..report import glue_figure, glue_number, glue_text, show_table
 from ..sweep import SweepResult
 
 Results = dict[str, SweepResult]
 HOLDS = {"reproduced": "✓ holds", "differs": "✗ does not hold", "smoke": "· smoke: not judged"}
+FIGURE13_PROTOCOL = "Figure 13's: width fixed, QK dim fixed"
 MODEL_COLORS = {"1×1": "C0", "1×4": "C1", "2×4": "C2", "recall 4×4": "C3"}
 
 
@@ -29,6 +30,27 @@ def _geomean(v: pd.Series | np.ndarray) -> float:
 def _progress(v: np.ndarray) -> np.ndarray:
     """0 at the first recorded value, 1 at the last (how far a curve has gone)."""
     return (v - v[0]) / (v[-1] - v[0]) if v[-1] != v[0] else np.zeros_like(v)
+
+
+def _relative_to_smallest(ax, summary: pd.DataFrame, by: str, color: str, label: str) -> None:
+    """Plot the plateau against ``by`` relative to its smallest value of ``by`` at the same (d, T) (seed means, then
+    the geometric mean over (d, T))."""
+    m = mean_over_seeds(summary, [by, "d", "T"])
+    base = m[m[by] == m[by].min()].set_index(["d", "T"])["plateau_length"]
+    m["ratio"] = m["plateau_length"].to_numpy() / base.loc[list(zip(m["d"], m["T"]))].to_numpy()
+    r = m.groupby(by)["ratio"].agg(_geomean)
+    ax.plot(r.index, r.to_numpy(), "o-", color=color, label=label)
+
+
+def _ratio_axes(ax, values: pd.Series, **labels: str) -> None:
+    """Log axes for `_relative_to_smallest`'s lines: ``values`` as the x ticks, a dotted line at 1."""
+    ax.axhline(1.0, color="0.6", lw=0.8, ls=":")
+    ax.set(xscale="log", yscale="log", **labels)
+    plotting.plain_log_ticks(ax, "y")
+    ticks = sorted(values.unique())
+    ax.set_xticks(ticks, [str(v) for v in ticks])
+    ax.xaxis.set_minor_locator(plt.NullLocator())
+    ax.legend(fontsize=8.5)
 
 
 # ------------------------------------------------------------------ 1. attention entropy
@@ -46,6 +68,7 @@ def entropy(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     rec_result = results["recall_randomness"].subset(rec_runs)
     rec = followup.entropy_lag_table(rec_result, "attn_query_to_value").assign(model="recall 4×4")
     table = pd.concat([reg, rec], ignore_index=True)
+    table["entropy drop starts (10%) / crossing"] = table["entropy 10%"] / table["crossing"]
 
     models = [f"{L}×{H}" for L, H in g.entropy_models]
     fig, axes = plt.subplots(1, len(models) + 1, figsize=(3.75 * (len(models) + 1), 3.9), sharey=True)
@@ -53,12 +76,12 @@ def entropy(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     sources.append(("recall 4×4", rec_result, "accuracy_test"))
     for ax, (model, result, signal) in zip(axes, sources):
         rows = table[table["model"] == model]
-        for j, (run, carrier, crossing) in enumerate(zip(rows["run"], rows["carrier"], rows["crossing"])):
+        for j, (run, L, H, crossing) in enumerate(zip(rows["run"], rows["carrier layer"] - 1, rows["carrier head"] - 1,
+                                                       rows["crossing"])):
             c = result.curves[result.curves["run"] == run].dropna(axis=1, how="all")  # this run's heads only
             x = c["step"].to_numpy() / crossing
             ax.plot(x, _progress(c[signal].to_numpy()), color="0.3", ls="--", lw=1.2, label="loss" if j == 0 and signal.startswith("loss") else ("accuracy" if j == 0 else None))
             ent = attention.as_array(c, "attn_entropy")  # (n_evals, L, H)
-            L, H = int(carrier[1]) - 1, int(carrier[3:]) - 1
             for l in range(ent.shape[1]):
                 for h in range(ent.shape[2]):
                     if (l, h) != (L, H):
@@ -79,16 +102,14 @@ def entropy(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
         runs=("run", "size"), carrier=("carrier", lambda v: ", ".join(sorted(set(v)))),
         **{"median lag": ("lag (entropy 50% / loss 50%)", "median"), "min lag": ("lag (entropy 50% / loss 50%)", "min"),
            "max lag": ("lag (entropy 50% / loss 50%)", "max"),
-           "entropy drop starts (10%) / crossing": ("entropy 10%", "median"),
+           "entropy drop starts (10%) / crossing": ("entropy drop starts (10%) / crossing", "median"),
            "entropy at start": ("entropy at start", "median"), "log T": ("log T", "first"),
            "entropy at end": ("entropy at end", "median"),
            "heads whose entropy drops": ("heads whose entropy drops", lambda v: ", ".join(str(x) for x in sorted(set(v)))),
            "of heads": ("heads", "first"),
            "the rest's drop / carrier's": ("the rest's drop / carrier's", "median")}).reset_index()
-    lag["entropy drop starts (10%) / crossing"] = (table.assign(r=table["entropy 10%"] / table["crossing"])
-                                                  .groupby("model", sort=False)["r"].median().to_numpy())
     show_table(lag, "Attention entropy of the carrying head: when it drops, against the loss (medians over seeds)")
-    show_table(table.drop(columns=["run"]), "Per run", collapsed=True)
+    show_table(table.drop(columns=["run", "carrier layer", "carrier head"]), "Per run", collapsed=True)
     reg_lag = float(table.loc[table["model"] != "recall 4×4", "lag (entropy 50% / loss 50%)"].median())
     rec_lag = float(table.loc[table["model"] == "recall 4×4", "lag (entropy 50% / loss 50%)"].median())
     for model, r in lag.set_index("model").iterrows():
@@ -96,7 +117,7 @@ def entropy(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     glue_number("ent_lag_regression", reg_lag, ".2f")
     glue_number("ent_lag_recall", rec_lag, ".2f")
     is_rec = table["model"] == "recall 4×4"
-    start = table["entropy 10%"] / table["crossing"]
+    start = table["entropy drop starts (10%) / crossing"]
     glue_number("ent_start_regression", float(start[~is_rec].median()), ".2f")
     glue_number("ent_start_recall", float(start[is_rec].median()), ".2f")
     glue_number("ent_recall_heads", float(table.loc[is_rec, "heads whose entropy drops"].median()), ".0f")
@@ -224,7 +245,7 @@ def heads_and_depth(results: Results, res13: Results, figure: FollowUp, scale: s
         rows.append(s[keep].assign(protocol=protocol))
     heads = pd.concat(rows, ignore_index=True)
     a13 = res13["architectures"].summary
-    fig13 = a13[a13["n_layers"] == 1].assign(protocol="Figure 13's: width fixed, QK dim fixed")
+    fig13 = a13[a13["n_layers"] == 1].assign(protocol=FIGURE13_PROTOCOL)
     heads = pd.concat([heads, fig13], ignore_index=True)
     fits = followup.exponent_table(heads, ["d", "T", "n_heads"], by="protocol")
     depth_fits = followup.exponent_table(a13.assign(heads=a13["n_heads"].map(lambda h: f"H = {h}")),
@@ -232,34 +253,18 @@ def heads_and_depth(results: Results, res13: Results, figure: FollowUp, scale: s
     joint = followup.exponent_table(a13, ["d", "T", "n_layers", "n_heads"])
 
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.3))
-    colors = {p: f"C{i}" for i, p in enumerate(heads["protocol"].unique())}
-    for protocol, gp in heads.groupby("protocol", sort=False):
-        m = mean_over_seeds(gp, ["n_heads", "d", "T"])
-        base = m[m["n_heads"] == m["n_heads"].min()].set_index(["d", "T"])["plateau_length"]
-        m["ratio"] = m["plateau_length"].to_numpy() / base.loc[list(zip(m["d"], m["T"]))].to_numpy()
-        r = m.groupby("n_heads")["ratio"].agg(_geomean)
-        eta = fits.set_index("protocol").loc[protocol, "exponent of n_heads"]
-        axes[0].plot(r.index, r.to_numpy(), "o-", color=colors[protocol], label=f"{protocol} ($\\eta$ = {eta:+.2f})")
-    axes[0].axhline(1.0, color="0.6", lw=0.8, ls=":")
-    axes[0].set(xscale="log", yscale="log", xlabel="heads $H$", ylabel="plateau / plateau at $H=1$\n(geometric mean over $(T, d)$)",
-                title="heads, 1 layer")
-    plotting.plain_log_ticks(axes[0], "y")
-    axes[0].set_xticks(sorted(heads["n_heads"].unique()), [str(h) for h in sorted(heads["n_heads"].unique())])
-    axes[0].xaxis.set_minor_locator(plt.NullLocator())
-    axes[0].legend(fontsize=8.5)
+    f = fits.set_index("protocol")
+    for i, (protocol, gp) in enumerate(heads.groupby("protocol", sort=False)):
+        _relative_to_smallest(axes[0], gp, "n_heads", f"C{i}", f"{protocol} ($\\eta$ = {f.loc[protocol, 'exponent of n_heads']:+.2f})")
+    _ratio_axes(axes[0], heads["n_heads"], xlabel="heads $H$", title="heads, 1 layer",
+                ylabel="plateau / plateau at $H=1$\n(geometric mean over $(T, d)$)")
+    width = int(a13["d_model"].iloc[0])
+    lam = depth_fits.set_index("heads")["exponent of n_layers"]
     for i, (H, gh) in enumerate(a13.groupby("n_heads")):
-        m = mean_over_seeds(gh, ["n_layers", "d", "T"])
-        base = m[m["n_layers"] == 1].set_index(["d", "T"])["plateau_length"]
-        m["ratio"] = m["plateau_length"].to_numpy() / base.loc[list(zip(m["d"], m["T"]))].to_numpy()
-        r = m.groupby("n_layers")["ratio"].agg(_geomean)
-        lam = depth_fits.set_index("heads").loc[f"H = {H}", "exponent of n_layers"]
-        axes[1].plot(r.index, r.to_numpy(), "o-", color=f"C{i + 3}", label=f"H = {H}, head dim {64 // H} ($\\lambda$ = {lam:+.2f})")
-    axes[1].axhline(1.0, color="0.6", lw=0.8, ls=":")
-    axes[1].set(xscale="log", yscale="log", xlabel="layers $L$", ylabel="plateau / plateau at $L=1$", title="depth, width 64 (Figure 13's runs)")
-    plotting.plain_log_ticks(axes[1], "y")
-    axes[1].set_xticks(sorted(a13["n_layers"].unique()), [str(v) for v in sorted(a13["n_layers"].unique())])
-    axes[1].xaxis.set_minor_locator(plt.NullLocator())
-    axes[1].legend(fontsize=8.5)
+        _relative_to_smallest(axes[1], gh, "n_layers", f"C{i + 3}",
+                              f"H = {H}, head dim {width // H} ($\\lambda$ = {lam.loc[f'H = {H}']:+.2f})")
+    _ratio_axes(axes[1], a13["n_layers"], xlabel="layers $L$", ylabel="plateau / plateau at $L=1$",
+                title=f"depth, width {width} (Figure 13's runs)")
     plotting.label_panels(axes)
     fig.tight_layout()
     glue_figure("heads_fig", fig)
@@ -272,14 +277,12 @@ def heads_and_depth(results: Results, res13: Results, figure: FollowUp, scale: s
     two_heads_gain = per.loc[("fixed head dim", 1)] / per.loc[("fixed head dim", 2)]
     glue_number("heads_width_gain", width_gain, ".2f")
     glue_number("heads_two_gain", two_heads_gain, ".2f")
-    f = fits.set_index("protocol")
     eta_width = float(f.loc["fixed total width", "exponent of n_heads"])
     eta_dim = float(f.loc["fixed head dim", "exponent of n_heads"])
-    lam = depth_fits.set_index("heads")["exponent of n_layers"]
     lam_max = float(lam.max())
     lam_min = float(lam.min())
     for name, value in (("heads_eta_width", eta_width), ("heads_eta_dim", eta_dim),
-                        ("heads_eta_fig13", float(f.iloc[2]["exponent of n_heads"])),
+                        ("heads_eta_fig13", float(f.loc[FIGURE13_PROTOCOL, "exponent of n_heads"])),
                         ("heads_se_width", float(f.loc["fixed total width", "± n_heads"])),
                         ("heads_se_dim", float(f.loc["fixed head dim", "± n_heads"])),
                         ("depth_lam_min", lam_min), ("depth_lam_max", lam_max),
@@ -301,12 +304,19 @@ def mixer(results: Results, scale: str) -> SimpleNamespace:
     mx, tr = results["mixer"], results["transformer_variants"]
     table = followup.mixer_table(mx, tr, TASK_VARIANTS)
     budget = int(mx.summary["max_steps"].max())
+    names = {v: k for k, v in TASK_VARIANTS.items()}
+
+    def labelled(summary: pd.DataFrame, model: str) -> pd.DataFrame:
+        """The runs on the Mixer's (T, d) grid (Figure 14's "longer contexts" are not), with their task variant."""
+        s = summary[summary["T"].isin(mx.summary["T"]) & summary["d"].isin(mx.summary["d"])]
+        return s.assign(variant=[names[(r, f)] for r, f in zip(s["random_position"], s["relevance_feature"])],
+                        task=lambda t: t["variant"] + f": {model}")
+
+    runs = {"Transformer 1×1": labelled(tr.summary, "Transformer 1×1"), "MLP-Mixer": labelled(mx.summary, "MLP-Mixer")}
     fig, axes = plt.subplots(1, len(TASK_VARIANTS), figsize=(14, 4.2), sharey=True)
     for ax, (name, (rand, feat)) in zip(axes, TASK_VARIANTS.items()):
-        for model, res, marker, color in (("Transformer 1×1", tr, "o", "C0"), ("MLP-Mixer", mx, "s", "C1")):
-            s = res.summary
-            s = s[(s["random_position"] == rand) & (s["relevance_feature"] == feat) & (s["n_layers"] == 1) & (s["n_heads"] == 1)
-                  & s["T"].isin(mx.summary["T"]) & s["d"].isin(mx.summary["d"])]  # the Mixer's grid (not "longer contexts")
+        for (model, marker, color) in (("Transformer 1×1", "o", "C0"), ("MLP-Mixer", "s", "C1")):
+            s = runs[model][runs[model]["variant"] == name]
             x = np.sqrt(s["d"]) * s["T"]
             y = s["plateau_length"].to_numpy(dtype=float)
             ok = np.isfinite(y)
@@ -322,38 +332,28 @@ def mixer(results: Results, scale: str) -> SimpleNamespace:
     fig.tight_layout()
     glue_figure("mixer_fig", fig)
     show_table(table, "MLP-Mixer against the 1×1 Transformer (Figure 14's runs), Figure 14's (T, d) grid and budget")
-    def labelled(summary: pd.DataFrame, model: str) -> pd.DataFrame:
-        s = summary[summary["T"].isin(mx.summary["T"]) & summary["d"].isin(mx.summary["d"])]
-        names = {v: k for k, v in TASK_VARIANTS.items()}
-        return s.assign(task=[f"{names[(r, f)]}: {model}" for r, f in zip(s["random_position"], s["relevance_feature"])])
-
-    fits = followup.exponent_table(pd.concat([labelled(mx.summary, "MLP-Mixer"), labelled(tr.summary, "Transformer 1×1")]),
-                                   ["d", "T"], by="task")
+    fits = followup.exponent_table(pd.concat([runs["MLP-Mixer"], runs["Transformer 1×1"]]), ["d", "T"], by="task")
     show_table(fits, "Plateau ≈ C·d^α·T^β per task variant and model, on the Mixer's (T, d) grid")
     t = table.set_index(["task", "model"])
     positional = float(t.loc[("no feature + fixed position", "MLP-Mixer"), "transformer / mixer"])
     content = float(t.loc[("feature + random position", "MLP-Mixer"), "transformer / mixer"])
     reached = t.loc[("feature + random position", "MLP-Mixer")]
     # How the gap moves with size: the ratio at the largest (T, d), and each model's fitted exponents (positional task).
-    pos = TASK_VARIANTS["no feature + fixed position"]
-    largest = {}
-    for model, res in (("transformer", tr), ("mixer", mx)):
-        s = res.summary[(res.summary["random_position"] == pos[0]) & (res.summary["relevance_feature"] == pos[1])]
-        s = s[(s["T"] == mx.summary["T"].max()) & (s["d"] == mx.summary["d"].max())]
-        largest[model] = float(s["plateau_length"].median())
-    glue_number("mixer_ratio_largest", largest["transformer"] / largest["mixer"], ".1f")
-    glue_text("mixer_largest_point", f"(T, d) = ({mx.summary['T'].max()}, {mx.summary['d'].max()})")
+    T_max, d_max = int(mx.summary["T"].max()), int(mx.summary["d"].max())
+    largest = {model: float(s.loc[(s["variant"] == "no feature + fixed position") & (s["T"] == T_max) & (s["d"] == d_max),
+                                  "plateau_length"].median()) for model, s in runs.items()}
+    glue_number("mixer_ratio_largest", largest["Transformer 1×1"] / largest["MLP-Mixer"], ".1f")
+    glue_text("mixer_largest_point", f"(T, d) = ({T_max}, {d_max})")
     f = fits.set_index("task")
     for key, task in (("pos", "no feature + fixed position"), ("content", "feature + random position")):
         for model, short in (("MLP-Mixer", "mixer"), ("Transformer 1×1", "tr")):
             for x in ("T", "d"):
                 glue_number(f"{short}_{key}_{x}_exp", float(f.loc[f"{task}: {model}", f"exponent of {x}"]), ".2f")
     # The fitted laws' extrapolation: by what factor k on both T and d the fitted ratio reaches 10 from the largest point.
-    tr_fit = fit_power_law(labelled(tr.summary, "Transformer 1×1").query("task.str.startswith('no feature')"), ["d", "T"])
-    mx_fit = fit_power_law(labelled(mx.summary, "MLP-Mixer").query("task.str.startswith('no feature')"), ["d", "T"])
-    at = {"T": [mx.summary["T"].max()], "d": [mx.summary["d"].max()]}
-    ratio_fit = float(tr_fit.predict(at)[0] / mx_fit.predict(at)[0])
-    gap = sum(tr_fit.exponents[x] - mx_fit.exponents[x] for x in ("d", "T"))
+    t, m = (f.loc[f"no feature + fixed position: {model}"] for model in ("Transformer 1×1", "MLP-Mixer"))
+    gap_d, gap_T = (t[f"exponent of {x}"] - m[f"exponent of {x}"] for x in ("d", "T"))
+    ratio_fit = float(t["C"] / m["C"] * d_max ** gap_d * T_max ** gap_T)
+    gap = gap_d + gap_T
     glue_number("mixer_scale_to_10", (10 / ratio_fit) ** (1 / gap) if gap > 0 and ratio_fit < 10 else np.nan, ".1f")
     glue_number("mixer_positional", positional, ".1f")
     glue_number("mixer_content", content, ".2f")
