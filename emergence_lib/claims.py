@@ -23,11 +23,13 @@ from typing import Literal
 
 from .cache import ResultCache
 from .configs import ConfigError, check_scale
+from . import table1
 from .figures import figures
 
-Status = Literal["reproduced", "differs", "not run"]
+Status = Literal["reproduced", "agrees", "differs", "inconclusive", "not run"]
 # Marks in characters the book's fonts have (emoji are not in them).
-MARK = {"reproduced": "✓ reproduced", "differs": "△ differs", "not run": "○ not run", "smoke": "· smoke: not judged"}
+MARK = {"reproduced": "✓ reproduced", "agrees": "✓ agrees", "differs": "△ differs", "inconclusive": "? inconclusive",
+        "not run": "○ not run", "smoke": "· smoke: not judged"}
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,51 @@ class Tolerance:
 
 
 @dataclass(frozen=True)
+class IntervalRule:
+    """A three-valued verdict from our 95% interval [low, high] of a measured number:
+
+    * with ``above`` None (a value claim): *differs* if the paper's value lies outside our interval, widened in
+      quadrature by ``paper_sd`` (the paper's own scatter about its value: z·paper_sd on each side); else
+      *inconclusive* if our interval is wider than ``max_width``; else *agrees*. An interval that excludes the
+      paper's value is decisive however wide it is.
+    * with ``above`` set (a direction claim: ours > above): *agrees* if the whole interval lies above it,
+      *differs* if the whole interval lies below it, else *inconclusive*.
+
+    With ``log`` the comparison is made on logarithms (ratios: the paper's value is then a ratio too, often 1).
+    An interval with a missing end (one seed) is inconclusive unless the point estimate alone is decisive:
+    it never is."""
+
+    max_width: float = math.inf
+    paper_sd: float = 0.0
+    log: bool = False
+    above: float | None = None
+    z: float = 1.96
+
+    def judge(self, ours: float, low: float, high: float, paper: float | None) -> Status:
+        if not (math.isfinite(low) and math.isfinite(high)):
+            return "inconclusive"
+        tr = math.log if self.log else (lambda v: v)
+        if self.above is not None:
+            return "agrees" if tr(low) > tr(self.above) else "differs" if tr(high) < tr(self.above) else "inconclusive"
+        if paper is None:
+            raise ConfigError("a value claim judged by an interval needs the paper's value")
+        m, lo, hi, ref = tr(ours), tr(low), tr(high), tr(paper)
+        widen = (self.z * self.paper_sd) ** 2
+        lo_w, hi_w = m - math.sqrt((m - lo) ** 2 + widen), m + math.sqrt((hi - m) ** 2 + widen)
+        if not lo_w <= ref <= hi_w:
+            return "differs"
+        return "inconclusive" if hi - lo > self.max_width else "agrees"
+
+    def describe(self) -> str:
+        unit = " in log" if self.log else ""
+        if self.above is not None:
+            return f"agrees if our 95% interval lies above {self.above:g}, differs if below, else inconclusive"
+        spread = f", widened by the law's own scatter (σ = {self.paper_sd:.3f}{unit})" if self.paper_sd else ""
+        return (f"agrees if the paper's value is in our 95% interval{spread}; inconclusive if that interval is wider "
+                f"than {self.max_width:g}{unit}")
+
+
+@dataclass(frozen=True)
 class Claim:
     key: str  # "figure1.d_exponent": figure, then the quantity
     figure: str  # the paper's figure (and panel), as the landing table prints it: "1c"
@@ -75,10 +122,13 @@ class Claim:
     paper: str  # the paper's value as it reports it (text: some are directions or read off a figure)
     paper_value: float | None  # the number compared against, where there is one
     measure: str  # how ours is computed
-    tolerance: Tolerance | None  # None with chapter None
-    expected: Status  # the status the registry expects at cpu scale (a change of it is a finding)
+    tolerance: Tolerance | IntervalRule | None  # None with chapter None
+    # The status the registry expects at cpu scale (a change of it is a finding); None: registered before its
+    # data existed, so nothing is pinned and whatever the runs show is shown.
+    expected: Status | None
     fmt: str = ".2f"
     note: str = ""  # why it differs, where it does
+    scale: str = "cpu"  # the scale whose runs the chapter judges it on (paper_cpu: Table 1's settings, `table1`)
 
     @property
     def figure_number(self) -> int:
@@ -86,7 +136,11 @@ class Claim:
         m = re.match(r"(B?)(\d+)", self.figure)
         return (100 if m.group(1) else 0) + int(m.group(2))  # type: ignore[union-attr]
 
-    def status(self, ours: float) -> Status:
+    def status(self, ours: float, interval: tuple[float, float] | None = None) -> Status:
+        if isinstance(self.tolerance, IntervalRule):
+            if interval is None:
+                raise ConfigError(f"claim {self.key!r} is judged by an interval: record it with interval=(low, high)")
+            return self.tolerance.judge(ours, interval[0], interval[1], self.paper_value)
         assert self.tolerance is not None
         return "reproduced" if self.tolerance.passes(ours, self.paper_value) else "differs"
 
@@ -94,11 +148,46 @@ class Claim:
         return f"claim.{self.key}.{what}"
 
 
-def _c(key, figure, chapter, claim, paper, paper_value, measure, tolerance, expected="reproduced", fmt=".2f", note=""):
-    return Claim(key, figure, chapter, claim, paper, paper_value, measure, tolerance, expected, fmt, note)
+def _c(key, figure, chapter, claim, paper, paper_value, measure, tolerance, expected="reproduced", fmt=".2f", note="",
+       scale="cpu"):
+    return Claim(key, figure, chapter, claim, paper, paper_value, measure, tolerance, expected, fmt, note, scale)
 
 
 A = Tolerance  # short for the table below
+
+
+def _table1_claims() -> tuple[Claim, ...]:
+    """Figure 3 on Table 1's own model at the cheap end of the paper's grid (`table1`, scale paper_cpu): each point
+    against the paper's law, the exponents fitted on the subset, and cross-sample repetition's direction. All were
+    registered before their runs existed (expected None: nothing pinned)."""
+    sd = table1.law_residual_sd()
+    law = table1.LAW
+    out = []
+    for T, d, B in table1.our_points():
+        where = "a point of the paper's grid" if (T, d, B) in table1.paper_points() else "not in the paper's grid"
+        out.append(_c(f"table1.figure3.{table1.point_key(T, d, B)}", "3", "03_transformer",
+                      f"Table 1's model at $(T, d, B)$ = ({T}, {d}, {B}) follows the paper's law ({where})",
+                      f"ratio 1 (law: {table1.law(T, d, B):,.0f} steps)", 1.0,
+                      "our plateau over the paper's law: geometric mean over seeds, 95% t interval",
+                      IntervalRule(max_width=0.5, paper_sd=sd, log=True), expected=None, scale="paper_cpu"))
+    for k, name in (("d", "$d$"), ("T", "$T$"), ("B", "$B$")):
+        out.append(_c(f"table1.figure3.{k}_exponent", "3", "03_transformer",
+                      f"Table 1's model, on the cheap end of the paper's grid: the exponent of {name}",
+                      f"{law[k]:.2f}".replace("-", "−"), law[k],
+                      "OLS on every seed's plateau (B = 1 and the middle panel), 95% t interval",
+                      IntervalRule(max_width=0.4), expected=None, scale="paper_cpu"))
+    out.append(_c("table1.figure3.cross_sample_speedup", "3 right", "03_transformer",
+                  "Table 1's model: cross-sample repetition shortens the plateau at the largest $d$",
+                  "helps", None, "plateau at p = 0 over p = 0.4 at the largest d, each at its better lr, 95% Welch interval",
+                  IntervalRule(above=1.0, log=True), expected=None, scale="paper_cpu"))
+    out.append(_c("table1.figure3.cross_sample_more_at_larger_d", "3 right", "03_transformer",
+                  "Table 1's model: … and more so at larger $d$", "more at larger $d$", None,
+                  "the largest d's speed-up over the smallest d's, 95% Welch interval",
+                  IntervalRule(above=1.0, log=True), expected=None, scale="paper_cpu"))
+    return tuple(out)
+
+
+TABLE1_CLAIMS = _table1_claims()
 CLAIMS: tuple[Claim, ...] = (
     # ---- Figure 1: the toy model
     _c("figure1.d_exponent", "1c", "01_toy_model", "Toy model: the plateau grows as $d^{0.49}$ ($\\sqrt d$)", "0.49", 0.49,
@@ -292,6 +381,8 @@ CLAIMS: tuple[Claim, ...] = (
        "The toy model under SGD is random in the same sense (CV ≥ 0.25)", "—", None,
        "largest CV over seeds of the two (T, d), SGD from W = 0 (the reduced flow: CV 0)", A(low=0.25), fmt=".3f",
        expected="differs", note="SGD noise alone barely moves the toy model's plateau"),
+    # ---- Figure 3 at Table 1's own settings (the paper_cpu scale, `table1`): registered before any of its runs existed
+    *TABLE1_CLAIMS,
     # ---- Not computed here
     Claim("table1.paper_scale", "3", None, "Figure 3 on the paper\'s own grid (Table 1: width 256, $T$ up to 256)",
           "$0.76\\,d^{1.29}T^{0.80}B^{-0.80}$", None, "the chapter's paper scale; needs a GPU", None, "not run"),
@@ -321,12 +412,17 @@ class ClaimResult:
     claim: Claim
     ours: float
     status: str  # a Status, or "smoke"
+    interval: tuple[float, float] | None = None  # our 95% interval, for claims judged by one
 
     @property
     def ours_text(self) -> str:
         if not math.isfinite(self.ours):
             return "not reached"
-        return format(self.ours, self.claim.fmt).replace("-", "−")  # a typographic minus, as the paper prints
+        text = format(self.ours, self.claim.fmt)
+        if self.interval is not None:
+            lo, hi = (format(v, self.claim.fmt) if math.isfinite(v) else "?" for v in self.interval)
+            text += f" [{lo}, {hi}]"
+        return text.replace("-", "−")  # a typographic minus, as the paper prints
 
     def row(self) -> dict[str, str]:
         c = self.claim
@@ -334,9 +430,13 @@ class ClaimResult:
                 "reproduced if": c.tolerance.describe() if c.tolerance else "—", "status": MARK[self.status]}
 
 
-def record(key: str, ours: float, scale: str) -> ClaimResult:
-    """Judge ``ours`` against the registry's tolerance, fail at cpu/paper scale if the status is not the expected
-    one, and glue the number and the status for the landing table. Returns the result (for the chapter's table)."""
+def record(key: str, ours: float, scale: str, interval: tuple[float, float] | None = None) -> ClaimResult:
+    """Judge ``ours`` (with its 95% ``interval``, for a claim judged by one) against the registry's rule, fail at
+    cpu/paper scale if the status is not the expected one (claims registered before their data expect none),
+    and glue the number and the status for the landing table. Returns the result (for the chapter's table).
+
+    A claim of the ``paper_cpu`` scale (`table1`) is judged whenever the chapter is not at smoke scale: its runs
+    are read from ``data/`` whatever grid the chapter itself runs."""
     from .report import glue_text
 
     check_scale(scale)
@@ -344,18 +444,30 @@ def record(key: str, ours: float, scale: str) -> ClaimResult:
     if c.tolerance is None:
         raise ConfigError(f"claim {key!r} is not computed by any chapter")
     ours = float(ours)
-    status = "smoke" if scale == "smoke" else c.status(ours)
-    result = ClaimResult(c, ours, status)
+    interval = None if interval is None else (float(interval[0]), float(interval[1]))
+    status = "smoke" if scale == "smoke" else c.status(ours, interval)
+    result = ClaimResult(c, ours, status, interval)
     glue_text(c.glue_key("ours"), result.ours_text)
     glue_text(c.glue_key("status"), MARK[status])
     # At cpu scale the status must be the registry's; at paper scale a claim reproduced at cpu must stay reproduced
     # (one that differs at cpu may well reproduce on the paper's grid: that is reported, not failed).
+    if c.expected is None:
+        return result
     wrong = status != c.expected if scale == "cpu" else (scale == "paper" and c.expected == "reproduced" and status != c.expected)
     if wrong:
         raise ClaimMismatch(
             f"{key}: ours = {result.ours_text}, paper {c.paper}; reproduced if {c.tolerance.describe()} → {status}, "
             f"but the registry expects {c.expected!r}. If the change is right, update the registry and the prose.")
     return result
+
+
+def record_not_run(key: str, why: str) -> None:
+    """Glue a claim whose runs are not (all) in ``data/`` yet: its cells say so instead of a number."""
+    from .report import glue_text
+
+    c = claim(key)
+    glue_text(c.glue_key("ours"), why)
+    glue_text(c.glue_key("status"), MARK["not run"])
 
 
 def show_checked(results: list[ClaimResult], title: str) -> None:

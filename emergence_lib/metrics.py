@@ -357,3 +357,24 @@ def plateau_level(
     y = np.asarray(losses, dtype=float)
     inside = (t >= window[0] * end) & (t <= window[1] * end) & np.isfinite(y)
     return float(np.median(y[inside])) if inside.any() else float("nan")
+
+
+# Student's t 97.5% quantiles for 1–30 degrees of freedom (printed tables; scipy is not a dependency).
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t_quantile_975(df: float) -> float:
+    """Student's t quantile at 0.975 (a two-sided 95% interval) for ``df`` ≥ 1 degrees of freedom: the table,
+    linear in 1/df between its rows (Welch's df are not integers), and the Cornish–Fisher series past 30."""
+    if not df >= 1:
+        raise ValueError(f"a t interval needs ≥ 1 degree of freedom, got {df}")
+    if df > 30:
+        z, v = 1.959964, float(df)
+        return z + (z**3 + z) / (4 * v) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2) \
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3)
+    lo = int(df)
+    if lo == df or lo == 30:
+        return _T975[lo - 1]
+    w = (1 / lo - 1 / df) / (1 / lo - 1 / (lo + 1))
+    return (1 - w) * _T975[lo - 1] + w * _T975[lo]

@@ -8,6 +8,9 @@ Every run config is built, and so validated, on creation: bad input fails before
 Scales:
 * ``smoke``: seconds, small grids, nothing cached (tests);
 * ``cpu``: the default; a 2-core laptop in minutes; cached in ``data/``;
+* ``paper_cpu``: Table 1's settings exactly (model, optimiser, learning rates, thresholds) on the cheapest points
+  of the paper's own grids, sized to a few CPU-hours; cached. Only the figures whose grids list it have it
+  (`ScaledFigure.has_scale`); the others refuse it by name;
 * ``paper``: the paper's grids (or denser where the paper's are unknown); cached.
 """
 
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence
 
 from ..cache import OnCorrupt, ResultCache
-from ..configs import ConfigError, Scale, check_int, check_probability, check_scale, normalise
+from ..configs import SCALES, ConfigError, Scale, check_int, check_probability, check_scale, normalise
 from ..sweep import SweepResult, run_sweep
 
 SMOKE_CACHE_ENV = "EMERGENCE_SMOKE_CACHE"
@@ -74,6 +77,11 @@ class FigureConfig:
     name: ClassVar[str]
     scale: Scale
 
+    @classmethod
+    def has_scale(cls, scale: str) -> bool:
+        """Whether the figure has a grid at ``scale`` (every figure has smoke, cpu and paper)."""
+        return scale != "paper_cpu"
+
     def sweeps(self) -> dict[str, list[Any]]:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -102,8 +110,17 @@ class ScaledFigure(FigureConfig):
 
     scale: Scale = "cpu"
 
+    @classmethod
+    def has_scale(cls, scale: str) -> bool:
+        return scale in cls.GRIDS
+
     def __post_init__(self) -> None:
         check_scale(self.scale)
+        if not self.has_scale(self.scale):
+            have = sorted({c.name for c in _all_subclasses(ScaledFigure)
+                           if hasattr(c, "GRIDS") and hasattr(c, "name") and c.has_scale(self.scale)})
+            raise ConfigError(f"{self.name} has no {self.scale!r} grid; scales it has: "
+                              f"{[s for s in SCALES if self.has_scale(s)]}; figures with a {self.scale!r} grid: {have}")
         self.check()
         self.runs()  # build every run config now, so that any bad value fails here, before compute
 
@@ -115,6 +132,10 @@ class ScaledFigure(FigureConfig):
         base = self.GRIDS[self.scale]
         given = {name: getattr(self, name) for name in self.OVERRIDES if getattr(self, name) is not None}
         return dataclasses.replace(base, **given) if given else base
+
+
+def _all_subclasses(cls: type) -> set[type]:
+    return {s for c in cls.__subclasses__() for s in {c} | _all_subclasses(c)}
 
 
 def normalise_grid(grid: object, **checked: object) -> None:

@@ -35,6 +35,7 @@ class TransformerGrid:
     larger: tuple[tuple[int, int], ...] = ()  # a few bigger (T, d): how the exponents move with size
     p_larger: tuple[tuple[int, int], ...] = ()  # p = 0 vs the largest p at bigger (T, d)
     readout_default: tuple[tuple[int, int], ...] = field(default=())  # nn.Linear's readout instead of zero
+    bridge: tuple[tuple[int, int], ...] = ()  # (T, d) where the cpu scale's model is moved to Table 1's, a step at a time
 
     def describe(self) -> dict[str, Any]:
         """The set-up in a chapter's words (a column of its settings table)."""
@@ -55,11 +56,31 @@ TRANSFORMER_GRIDS = {
                            fig11=Figure11Grid(T=64, d=(8, 16), seeds=(0, 1, 2, 3, 4)),
                            larger=((32, 64), (64, 64)), p_larger=((32, 64), (32, 128), (64, 32)),
                            readout_default=((32, 8), (64, 16), (32, 32))),
+    # Table 1 exactly (width 256, QK 64, Adam 1e-4, batch 32, thresholds 0.1 / 0.4, both of the paper's lrs for p,
+    # 50k steps), on the cheapest of the paper's own points, 3 seeds (the paper: 5). Estimated from a timing of each
+    # shape (`estimate`, width 256, one thread: 0.20 / 0.44 / 1.0 s a step at T = 32 / 64 / 128) times the steps the
+    # paper's law predicts: about 5 CPU-hours in all. Kept: d ∈ {16, 32} at T ∈ {32, 64} (every panel); d = 64 only
+    # at T = 32 and T = 128 only at d = 16 ("larger": they extend the d and T ranges of the fit to 4× each); B ≤ 4 at
+    # T = 64; p ∈ {0, 0.4} at T = 32. Left out: (64, 64) (~33 CPU-minutes a seed) and T ≥ 128 at d ≥ 32 (≥ 1 CPU-hour
+    # a seed), and T_B = T_p = 256, where the paper's middle and right panels sit (hours a run).
+    "paper_cpu": TransformerGrid(model={"d_model": 256, "d_qk": 64}, lr=1e-4, p_lrs=(1e-4, 3e-4), seeds=(0, 1, 2),
+                                 max_steps=50_000, T=(32, 64), d=(16, 32), T_B=64, B=(1, 2, 4), T_p=32, p=(0.0, 0.4),
+                                 fig11=Figure11Grid(T=32, d=(16,), seeds=(0, 1, 2)), larger=((32, 64), (128, 16)),
+                                 bridge=((32, 16), (32, 32), (64, 16))),
     "paper": TransformerGrid(model={"d_model": 256, "d_qk": 64}, lr=1e-4, p_lrs=(1e-4, 3e-4), seeds=(0, 1, 2, 3, 4),
                              max_steps=50_000, T=(32, 64, 128, 256), d=(16, 32, 64, 128), T_B=256, B=(1, 2, 4, 8, 16),
                              T_p=256, p=(0.0, 0.1, 0.2, 0.4), fig11=Figure11Grid(T=128, d=(16, 32, 64), seeds=(0, 1, 2, 3, 4)),
                              readout_default=((64, 32), (128, 64))),
 }
+
+# From the cpu scale's model to Table 1's, one setting at a time (width and QK dim together, then the learning
+# rate): which substitution moves the plateau. The last step is Table 1 itself.
+BRIDGE_STEPS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("cpu scale: width 64, lr 1e-3", {"d_model": 64, "d_qk": 16, "lr": 1e-3}),
+    ("width 128, lr 1e-3", {"d_model": 128, "d_qk": 32, "lr": 1e-3}),
+    ("width 256, lr 1e-3", {"d_model": 256, "d_qk": 64, "lr": 1e-3}),
+    ("Table 1: width 256, lr 1e-4", {"d_model": 256, "d_qk": 64, "lr": 1e-4}),
+)
 
 # Right panel: plateau at loss 0.4 read on data without repetition; runs stop at 2.5× it.
 P_RUNS: dict[str, Any] = dict(threshold=0.4, plateau_on="no_repetition", stop_factor=2.5)
@@ -98,6 +119,8 @@ class Figure3(ScaledFigure):
                          for r in self._runs(T, d, p=p, lr=max(g.p_lrs), **P_RUNS)],
             # The same runs as "T" at a few points, but with nn.Linear's default readout: what starting at loss ½ changes.
             "readout_default": [r for T, d in g.readout_default for r in self._runs(T, d, readout_init="default")],
+            # The cpu scale's substitutions undone one at a time (`BRIDGE_STEPS`), at the paper_cpu scale only.
+            "bridge": [r for T, d in g.bridge for _, step in BRIDGE_STEPS for r in self._runs(T, d, **step)],
         }
 
 

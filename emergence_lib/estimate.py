@@ -1,0 +1,113 @@
+"""How long Transformer runs take on this machine: one timing per distinct shape, times the steps a law predicts.
+
+A run's cost is (seconds per step of its shape) × (steps it will train). The first factor depends on the
+sequence length, the width, the depth, the heads, the batch and the model, not on the seed, the learning rate or
+the data's repetition: each distinct shape is timed once, here and now (`step_seconds`). The second comes from
+the paper's own law for the run's task (`expected_steps`: Figure 3's for regression, Figure 4's for recall),
+times the run's stop factor, never past ``max_steps``; ``max_steps`` alone gives an upper bound.
+Timing only the first (smallest) run of a grid understates a paper grid several-fold: its largest shapes are
+the slowest per step *and* train the longest.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+import pandas as pd
+
+from .configs import TransformerRecallConfig, TransformerRegressionConfig
+from .figures.paper import PAPER
+
+TIMED_STEPS = 20  # no plateau ends this early; one evaluation a decade keeps evaluations out of the timing
+# Trial runs (shared notes; the learning-rate probe of chapter 04): the plateau scales about as lr^-0.7 at fixed
+# size, so the paper's law (at its own lr) is moved by this exponent to a run's lr.
+LR_EXPONENT = 0.7
+PAPER_LR = {"transformer_regression": 1e-4, "transformer_recall": 1e-4}
+
+
+def shape_of(run: Any) -> tuple:
+    """What sets the cost of one step: the kind, the sizes that set the tensors' shapes, the architecture."""
+    arch = (run.n_layers, run.n_heads, run.d_model, run.d_qk, run.mlp_factor, run.batch_size, run.eval_size,
+            getattr(run, "model", "transformer"), getattr(run, "layer_norm", False), getattr(run, "causal", False))
+    if isinstance(run, TransformerRegressionConfig):
+        return (run.kind, run.T, run.d) + arch
+    if isinstance(run, TransformerRecallConfig):
+        return (run.kind, run.n_tokens, run.n_pairs, run.B) + arch  # B lengthens recall's sequences
+    raise TypeError(f"no step-time estimate for runs of kind {getattr(run, 'kind', type(run).__name__)!r}")
+
+
+def _probe(run: Any) -> Any:
+    """The run shortened to TIMED_STEPS steps: the same shape, nothing else that costs (no stop, few evaluations)."""
+    return dataclasses.replace(run, max_steps=TIMED_STEPS, evals_per_decade=1, stop_factor=None)
+
+
+def step_seconds(runs: Iterable[Any], timer: Callable[[Any], float] | None = None) -> dict[tuple, float]:
+    """Seconds per step of every distinct shape among ``runs`` (each timed once, on one run of that shape)."""
+    from .runs import runner_for
+
+    def train(run: Any) -> float:
+        start = time.perf_counter()
+        runner_for(run.kind)([_probe(run)], device="cpu")
+        return (time.perf_counter() - start) / TIMED_STEPS
+
+    timer = timer or train
+    first: dict[tuple, Any] = {}
+    for r in runs:
+        first.setdefault(shape_of(r), r)
+    return {shape: timer(run) for shape, run in first.items()}
+
+
+def law_steps(run: Any) -> float:
+    """The plateau the paper's law predicts for ``run`` (steps), moved to the run's learning rate."""
+    if isinstance(run, TransformerRegressionConfig):
+        law = PAPER["figure3"]
+        steps = law["C"] * run.d ** law["d"] * run.T ** law["T"] * run.B ** law["B"]
+    elif isinstance(run, TransformerRecallConfig):
+        law = PAPER["figure4"]
+        steps = law["C"] * run.n_tokens ** law["N_tokens"] * run.n_pairs ** law["N_pairs"]
+    else:
+        raise TypeError(f"no law for runs of kind {run.kind!r}")
+    return steps * (PAPER_LR[run.kind] / run.lr) ** LR_EXPONENT
+
+
+def expected_steps(run: Any) -> float:
+    """Steps ``run`` will train: its law's plateau × its stop factor, at most ``max_steps``."""
+    factor = run.stop_factor if run.stop_factor is not None else float("inf")
+    return float(min(run.max_steps, law_steps(run) * factor))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """CPU time of a set of runs, per shape and in all: expected (law) and at most (``max_steps``)."""
+
+    table: pd.DataFrame  # one row per run: shape, s/step, expected steps, expected and bound seconds
+
+    @property
+    def expected_hours(self) -> float:
+        return float(self.table["expected_s"].sum() / 3600)
+
+    @property
+    def bound_hours(self) -> float:
+        return float(self.table["bound_s"].sum() / 3600)
+
+    def describe(self) -> str:
+        shapes = self.table["shape"].nunique()
+        return (f"{len(self.table)} runs of {shapes} shapes (each timed just now): about {self.expected_hours:,.1f} "
+                f"CPU-hours if their plateaus follow the paper's law, at most {self.bound_hours:,.1f} if every run "
+                f"trains to its max_steps")
+
+
+def estimate(runs: Iterable[Any], timer: Callable[[Any], float] | None = None) -> Estimate:
+    """Time every distinct shape of ``runs`` and multiply by each run's expected steps."""
+    runs = list(runs)
+    per_step = step_seconds(runs, timer)
+    rows = []
+    for r in runs:
+        shape = shape_of(r)
+        steps = expected_steps(r)
+        rows.append({"shape": shape, "s_per_step": per_step[shape], "expected_steps": steps,
+                     "expected_s": steps * per_step[shape], "bound_s": r.max_steps * per_step[shape]})
+    return Estimate(pd.DataFrame(rows, columns=["shape", "s_per_step", "expected_steps", "expected_s", "bound_s"]))
