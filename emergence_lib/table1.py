@@ -79,7 +79,7 @@ def point_table(summary: pd.DataFrame, points: list[tuple[int, int, int]] | None
     rows = []
     for T, d, B in points:
         runs = summary[(summary["T"] == T) & (summary["d"] == d) & (summary["B"] == B)]
-        ok = runs[np.isfinite(runs["plateau_length"])]
+        ok = runs[np.isfinite(runs["plateau_length"].astype(float))]
         row = {"T": T, "d": d, "B": B, "in paper's grid": (T, d, B) in paper_set, "seeds": len(runs),
                "not_reached": len(runs) - len(ok), "law": law(T, d, B)}
         if len(ok):
@@ -96,7 +96,7 @@ def exponent_table(summary: pd.DataFrame, min_points: int = 5) -> pd.DataFrame:
     """The law C·d^α·T^β·B^γ fitted by OLS on every seed's plateau (B = 1 and the middle panel), with 95% t
     intervals, beside the paper's. Empty when fewer than ``min_points`` distinct (T, d, B) points are complete,
     or when an axis has a single value (its exponent is then left out)."""
-    ok = summary[np.isfinite(summary["plateau_length"])]
+    ok = summary[np.isfinite(summary["plateau_length"].astype(float))]
     n_points = len(ok.groupby(["T", "d", "B"]))
     predictors = [p for p in ("d", "T", "B") if ok[p].nunique() > 1]
     cols = ["quantity", "ours", "low", "high", "paper", "points", "runs"]

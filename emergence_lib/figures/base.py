@@ -99,6 +99,18 @@ class FigureConfig:
             for key, runs in self.sweeps().items()
         }
 
+    def cached(self) -> tuple[dict[str, SweepResult], int, int]:
+        """The sweeps' runs that the scale's cache holds, computing nothing: (results, runs cached, runs needed).
+        For a scale that runs in the background (paper_cpu) a chapter shows what is done and says how much."""
+        cache = cache_for(self.scale)
+        sweeps = self.sweeps()
+        if cache is None:
+            return {key: run_sweep([], None, progress=False) for key in sweeps}, 0, len(self.runs())
+        have = {key: [r for r in runs if cache.path(r).exists()] for key, runs in sweeps.items()}
+        results = {key: run_sweep(runs, cache, progress=False) for key, runs in have.items()}
+        keys = {cache.path(r) for r in self.runs()}
+        return results, sum(1 for k in keys if k.exists()), len(keys)
+
 
 @dataclass(frozen=True)
 class ScaledFigure(FigureConfig):

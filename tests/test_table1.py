@@ -1,0 +1,146 @@
+"""Table 1's settings on the CPU (`table1`), the interval verdicts (`claims.IntervalRule`), the t quantile and the
+per-shape estimate: each checked against an independent computation, not the code path it tests."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from emergence_lib import claims, table1
+from emergence_lib.claims import IntervalRule
+from emergence_lib.configs import ConfigError, TransformerRegressionConfig
+from emergence_lib.estimate import estimate, expected_steps, shape_of
+from emergence_lib.figures import Figure1, Figure3
+from emergence_lib.metrics import t_quantile_975
+
+
+@pytest.mark.parametrize("df", [1, 2, 3, 4.5, 7, 12, 29.3, 30, 45, 200])
+def test_t_quantile_covers_95_percent_of_the_t_density(df):
+    # Independent: integrate Student's t density numerically from −q to q.
+    q = t_quantile_975(df)
+    x = np.linspace(-q, q, 200_001)
+    dens = math.gamma((df + 1) / 2) / (math.sqrt(df * math.pi) * math.gamma(df / 2)) * (1 + x**2 / df) ** (-(df + 1) / 2)
+    mass = float(np.sum((dens[1:] + dens[:-1]) / 2 * np.diff(x)))
+    assert mass == pytest.approx(0.95, abs=2e-4), (df, q, mass)
+
+
+def test_law_residual_sd_reproduces_the_papers_r2():
+    # Independent: points scattered about the law by exactly that σ (alternating signs, so the law stays the
+    # least-squares fit up to tiny terms) give back R² ≈ 0.995 when refitted.
+    sd = table1.law_residual_sd()
+    pts = table1.paper_points()
+    logs = np.log([table1.law(T, d, B) for T, d, B in pts])
+    rng = np.random.default_rng(0)
+    r2 = []
+    for _ in range(200):
+        noise = rng.normal(0, sd, len(pts))
+        y = logs + noise
+        X = np.column_stack([np.ones(len(pts)), np.log([[d, T, B] for T, d, B in pts])])
+        coef, *_ = np.linalg.lstsq(X, y, rcond=None)
+        r2.append(1 - np.sum((y - X @ coef) ** 2) / np.sum((y - y.mean()) ** 2))
+    assert np.mean(r2) == pytest.approx(0.995, abs=0.0015)
+    assert 0.07 < sd < 0.12
+
+
+def test_interval_rule_three_ways():
+    rule = IntervalRule(max_width=0.4)
+    assert rule.judge(1.2, 1.1, 1.35, 1.29) == "agrees"
+    assert rule.judge(1.0, 0.9, 1.1, 1.29) == "differs"
+    assert rule.judge(1.2, 0.8, 1.6, 1.29) == "inconclusive", "wider than registered"
+    assert rule.judge(0.5, 0.0, 0.9, 1.29) == "differs", "an interval that excludes the value is decisive, however wide"
+    assert rule.judge(1.2, math.nan, math.nan, 1.29) == "inconclusive", "one seed: no interval"
+    direction = IntervalRule(above=1.0, log=True)
+    assert direction.judge(1.5, 1.1, 2.0, None) == "agrees"
+    assert direction.judge(0.8, 0.7, 0.9, None) == "differs"
+    assert direction.judge(1.1, 0.9, 1.3, None) == "inconclusive"
+    # The law's own scatter widens the interval: a ratio of 0.85 ± 0.03 is within 1.96σ ≈ 0.18 in log of 1.
+    widened = IntervalRule(max_width=0.5, paper_sd=0.092, log=True)
+    assert widened.judge(0.85, 0.82, 0.88, 1.0) == "agrees"
+    assert IntervalRule(max_width=0.5, log=True).judge(0.85, 0.82, 0.88, 1.0) == "differs"
+    assert widened.judge(0.65, 0.62, 0.68, 1.0) == "differs"
+
+
+def test_interval_claims_need_their_interval_and_pin_nothing():
+    key = "table1.figure3.d_exponent"
+    with pytest.raises(ConfigError, match="interval"):
+        claims.record(key, 1.2, "cpu")
+    assert claims.record(key, 1.06, "cpu", interval=(0.95, 1.17)).status == "differs"  # no ClaimMismatch: not pinned
+    assert claims.record(key, 1.25, "cpu", interval=(1.1, 1.4)).status == "agrees"
+    assert claims.record(key, 1.25, "smoke", interval=(1.1, 1.4)).status == "smoke"
+    r = claims.record(key, 1.06, "cpu", interval=(0.95, 1.17))
+    assert r.ours_text == "1.06 [0.95, 1.17]"
+
+
+def _summary(rows):
+    return pd.DataFrame(rows, columns=["T", "d", "B", "p", "lr", "plateau_length", "seconds"])
+
+
+def test_point_table_is_the_geometric_mean_and_t_interval_over_seeds():
+    plateaus = [300.0, 330.0, 360.0]
+    s = _summary([(32, 16, 1, 0.0, 1e-4, v, 60.0) for v in plateaus])
+    row = table1.point_table(s, [(32, 16, 1)]).iloc[0]
+    logs = np.log(plateaus)
+    gm = math.exp(logs.mean())
+    half = 4.303 * logs.std(ddof=1) / math.sqrt(3)  # t(0.975, 2) from the printed table
+    law = 0.76 * 16**1.29 * 32**0.80
+    assert row["plateau"] == pytest.approx(gm)
+    assert row["ratio"] == pytest.approx(gm / law)
+    assert row["ratio_low"] == pytest.approx(math.exp(logs.mean() - half) / law, rel=1e-3)
+    assert row["ratio_high"] == pytest.approx(math.exp(logs.mean() + half) / law, rel=1e-3)
+    assert row["in paper's grid"] and row["seeds"] == 3 and row["minutes"] == pytest.approx(3.0)
+
+
+def test_exponent_table_recovers_a_known_law():
+    rng = np.random.default_rng(1)
+    rows = [(T, d, B, 0.0, 1e-4, 2.0 * d**1.1 * T**0.7 * B**-0.6 * math.exp(rng.normal(0, 0.02)), 1.0)
+            for T in (32, 64, 128) for d in (16, 32, 64) for B in (1, 2) for _ in range(3)]
+    t = table1.exponent_table(_summary(rows)).set_index("quantity")
+    for k, v in {"d": 1.1, "T": 0.7, "B": -0.6}.items():
+        assert t.loc[k, "low"] < v < t.loc[k, "high"], (k, t.loc[k].to_dict())
+        assert t.loc[k, "high"] - t.loc[k, "low"] < 0.1
+    assert table1.exponent_table(_summary(rows[:6])).empty, "too few points: no fit"
+
+
+def test_cross_sample_table_keeps_the_better_lr_and_contrasts_d():
+    rows = []
+    for d, speed in ((16, 1.0), (32, 2.0)):
+        for s, jitter in enumerate((0.98, 1.0, 1.02)):
+            rows += [(32, d, 1, 0.0, 1e-4, 1000.0 * jitter, 1.0), (32, d, 1, 0.4, 1e-4, 1000.0 / speed * jitter, 1.0),
+                     (32, d, 1, 0.0, 3e-4, 2000.0 * jitter, 1.0), (32, d, 1, 0.4, 3e-4, 5000.0 * jitter, 1.0)]
+    t = table1.cross_sample_table(_summary(rows))
+    by_d = {r["d"]: r for _, r in t.iterrows()}
+    assert by_d[16]["speed-up"] == pytest.approx(1.0) and by_d[32]["speed-up"] == pytest.approx(2.0)
+    assert by_d["d = 32 over d = 16"]["speed-up"] == pytest.approx(2.0)
+    assert by_d[32]["low"] < 2.0 < by_d[32]["high"]
+
+
+def test_paper_cpu_is_table1_exactly_and_only_where_a_grid_exists():
+    f = Figure3(scale="paper_cpu")
+    paper = Figure3(scale="paper")
+    assert f.grid.model == paper.grid.model and f.grid.lr == paper.grid.lr and f.grid.p_lrs == paper.grid.p_lrs
+    assert f.grid.max_steps == paper.grid.max_steps and len(f.grid.seeds) >= 3
+    # Every B = 1 point it runs is one of the paper's; its runs are the paper scale's runs there (shared keys).
+    from emergence_lib.cache import run_key
+    paper_keys = {run_key(r) for r in paper.runs()}
+    t_runs = f.sweeps()["T"] + f.sweeps()["larger"]
+    assert all(run_key(r) in paper_keys for r in t_runs)
+    with pytest.raises(ConfigError, match="paper_cpu.*Figure 3"):
+        Figure1(scale="paper_cpu")
+
+
+def test_estimate_times_each_shape_once_and_scales_by_the_law():
+    runs = [TransformerRegressionConfig(T=T, d=16, seed=s) for T in (32, 64) for s in (0, 1)]
+    timed = []
+
+    def timer(run):
+        timed.append(run.T)
+        return 0.001 * run.T  # a fake clock: longer sequences cost more
+
+    e = estimate(runs, timer=timer)
+    assert sorted(timed) == [32, 64], "one timing per distinct shape, not per run and not only the first"
+    assert len({shape_of(r) for r in runs}) == 2
+    law32 = 0.76 * 16**1.29 * 32**0.80 * 1.5  # stop factor 1.5
+    assert expected_steps(runs[0]) == pytest.approx(law32)
+    assert e.table["expected_s"].iloc[0] == pytest.approx(law32 * 0.032)
+    assert e.bound_hours == pytest.approx(2 * 50_000 * (0.032 + 0.064) / 3600)
