@@ -589,6 +589,9 @@ def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb") -> str:
             "|---|---|---|---|---|---|---|"]
     for c in sorted(CLAIMS, key=lambda c: (c.figure_number, CLAIMS.index(c))):
         paper_scale = f"{{glue:text}}`{paper_doc}::{c.glue_key('paper')}:s`"
+        twin = REGISTRY.get(f"table1.{c.key}")  # the same claim judged on Table 1's settings (paper_cpu)
+        if twin is not None:
+            paper_scale = _paper_cpu_cell(twin)
         if c.chapter is None:
             ours, status, where = "—", MARK["not run"], "—"
         else:
@@ -596,9 +599,18 @@ def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb") -> str:
             ours = f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s`"
             status = f"{{glue:text}}`{doc}::{c.glue_key('status')}:s`"
             where = f"{{doc}}`{CHAPTER_LABELS[c.chapter]} <{from_doc}chapters/{c.chapter}>`"
+            if c.scale == "paper_cpu":  # judged on Table 1's settings: its number belongs in the paper-scale column
+                ours, status, paper_scale = "—", "—", _paper_cpu_cell(c)
         tol = f" ({c.tolerance.describe().replace(' of the paper' + chr(39) + 's', '')})" if c.tolerance else ""
         rows.append(f"| {c.figure} | {_md(c.claim)} | {_md(c.paper)}{tol} | {ours} | {status} | {paper_scale} | {where} |")
     return "\n".join(rows)
+
+
+def _paper_cpu_cell(c: Claim) -> str:
+    """A paper-scale cell from Table 1's settings (paper_cpu): ours, the verdict, and how much of the paper's grid."""
+    doc = f"/chapters/{c.chapter}.ipynb"
+    return (f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s` {{glue:text}}`{doc}::{c.glue_key('status')}:s` "
+            f"(Table 1's settings on {{glue:text}}`{doc}::t1_coverage:s`)")
 
 
 def _md(text: str) -> str:

@@ -1,8 +1,9 @@
 """Command line: python -m emergence_lib VERB ...
 
     run FIGURE [--scale cpu] [--executor local|serial|dask] [--workers N] [--scheduler ADDR] [--device auto] [--yes]
-        compute what the figure's cache lacks (progress with a count of runs and an ETA); the paper scale
-        on a machine without a GPU first prints an estimate of the CPU time and asks for --yes
+        compute what the figure's cache lacks (progress with a count of runs and an ETA). On a machine without a
+        GPU the paper_cpu and paper scales first time every distinct shape and print an estimate of the CPU time
+        (`estimate`), then run the missing runs cheapest first; the paper scale asks for --yes first
     status FIGURE [--scale cpu]
         what is cached and what is missing, per sweep
     clear FIGURE [--scale cpu] [--dry-run] [--force]
@@ -28,13 +29,11 @@ one line that says what is allowed.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import random
 import signal
 import sys
-import time
 import warnings
 from collections import Counter
 from pathlib import Path
@@ -43,7 +42,8 @@ from typing import Any
 from .cache import CacheError, ResultCache, differences, kind_version, reproduce_rtol, run_key
 from .configs import RUN_CONFIGS, SCALES, ConfigError, check_scale
 from .devices import resolve_device
-from .executors import EXECUTORS
+from .estimate import Estimate, estimate
+from .executors import EXECUTORS, check_executor
 from .migrations import migrate
 from .figures import figures
 from .notebooks import execute, parse_value, prepare
@@ -57,7 +57,7 @@ def _figure(name: str, scale: str) -> Any:
         raise ConfigError(f"unknown figure {name!r}; known figures: {', '.join(known)}")
     check_scale(scale)
     if scale == "smoke":
-        raise ConfigError("scale 'smoke' is never cached; use 'cpu' or 'paper' here")
+        raise ConfigError(f"scale 'smoke' is never cached; use one of {SCALES[1:]} here")
     return known[name](scale=scale)
 
 
@@ -70,44 +70,36 @@ def _executor(args: argparse.Namespace) -> str:
 
 def cmd_run(args: argparse.Namespace) -> None:
     args.executor = _executor(args)
+    check_executor(args.executor, args.workers)  # before any estimate or --yes: a bad flag is reported at once
     fig = _figure(args.figure, args.scale)
     # From the command line a corrupt file is reported by name and recomputed, never used.
     cache = ResultCache(on_corrupt="recompute")
     cache.check_writable(fig.runs())  # every sweep of the figure, before the first one computes
-    if args.scale == "paper" and resolve_device(args.device) == "cpu" and not args.yes:
+    if args.scale in ("paper_cpu", "paper") and resolve_device(args.device) == "cpu":
         missing = [r for r in {run_key(r): r for r in fig.runs()}.values() if cache.load(r) is None]
-        estimate = cpu_estimate(missing)
-        if estimate:
-            raise ConfigError(f"{estimate}. This machine has no GPU; pass --yes to run anyway")
+        est = cpu_estimate(missing)
+        if est is not None:
+            if args.scale == "paper" and not args.yes:
+                raise ConfigError(f"the missing runs: {est.describe()}. This machine has no GPU; pass --yes to run "
+                                  f"anyway, or run --scale paper_cpu (Table 1's settings at the cheap end of the "
+                                  f"paper's grid, where a figure has it) or --scale cpu")
+            print(f"{args.figure} {args.scale}: the missing runs: {est.describe()}", flush=True)
+            # Cheapest first: an interrupted run leaves the most points complete.
+            order = est.cheapest_first(missing)
+            result = run_sweep(order, cache, desc=f"{args.figure} {args.scale}", device=args.device,
+                               executor=args.executor, workers=args.workers, scheduler=args.scheduler)
+            print(f"{args.figure} (all sweeps, cheapest first): {result!r}")
     for key, runs in fig.sweeps().items():
         result = run_sweep(runs, cache, desc=f"{args.figure} {key}", device=args.device, executor=args.executor,
                            workers=args.workers, scheduler=args.scheduler)
         print(f"{args.figure} {key}: {result!r}")
 
 
-TIMED_STEPS = 20
-
-
-def cpu_estimate(missing: list[Any]) -> str:
-    """For the Transformer runs in ``missing``: how long they could take here, from a few steps timed now.
-
-    One run of each kind is trained for TIMED_STEPS steps; the estimate is runs × max_steps × that time per
-    step, an upper bound (runs stop at a multiple of their plateau). '' when no Transformer run is missing.
-    """
-    parts, total = [], 0.0
-    for kind in sorted({r.kind for r in missing if hasattr(r, "max_steps")}):
-        runs = [r for r in missing if r.kind == kind]
-        # No plateau ends within so few steps; one evaluation a decade keeps evaluations out of the timing.
-        probe = dataclasses.replace(runs[0], max_steps=TIMED_STEPS, evals_per_decade=1)
-        start = time.perf_counter()
-        runner_for(kind)([probe], device="cpu")
-        per_step = (time.perf_counter() - start) / TIMED_STEPS
-        seconds = sum(r.max_steps for r in runs) * per_step
-        total += seconds
-        parts.append(f"{len(runs)} {kind} runs × up to {max(r.max_steps for r in runs):,} steps at {per_step:.3f} s/step")
-    if not parts:
-        return ""
-    return f"the missing runs could take up to {total / 3600:,.0f} CPU-hours here ({'; '.join(parts)}, timed just now)"
+def cpu_estimate(missing: list[Any]) -> Estimate | None:
+    """For the Transformer runs in ``missing``: their CPU time here, from one timing of each distinct shape (see
+    `estimate`); None when no Transformer run is missing (the toy model's runs take seconds)."""
+    transformer = [r for r in missing if r.kind in ("transformer_regression", "transformer_recall")]
+    return estimate(transformer) if transformer else None
 
 
 def cmd_status(args: argparse.Namespace) -> None:
@@ -126,7 +118,7 @@ def needed_elsewhere(figure: str, scale: str) -> dict[str, list[str]]:
     needs: dict[str, list[str]] = {}
     for name, cls in figures().items():
         for other_scale in SCALES[1:]:
-            if (name, other_scale) == (figure, scale):
+            if (name, other_scale) == (figure, scale) or not cls.has_scale(other_scale):
                 continue
             for run in cls(scale=other_scale).runs():
                 needs.setdefault(run_key(run), []).append(f"{name} ({other_scale})")

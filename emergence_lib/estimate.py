@@ -14,12 +14,14 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
 
+from .cache import run_key
 from .configs import TransformerRecallConfig, TransformerRegressionConfig
 from .figures.paper import PAPER
+from .runs import runner_for
 
 TIMED_STEPS = 20  # no plateau ends this early; one evaluation a decade keeps evaluations out of the timing
 # Trial runs (shared notes; the learning-rate probe of chapter 04): the plateau scales about as lr^-0.7 at fixed
@@ -46,8 +48,6 @@ def _probe(run: Any) -> Any:
 
 def step_seconds(runs: Iterable[Any], timer: Callable[[Any], float] | None = None) -> dict[tuple, float]:
     """Seconds per step of every distinct shape among ``runs`` (each timed once, on one run of that shape)."""
-    from .runs import runner_for
-
     def train(run: Any) -> float:
         start = time.perf_counter()
         runner_for(run.kind)([_probe(run)], device="cpu")
@@ -94,10 +94,15 @@ class Estimate:
         return float(self.table["bound_s"].sum() / 3600)
 
     def describe(self) -> str:
-        shapes = self.table["shape"].nunique()
-        return (f"{len(self.table)} runs of {shapes} shapes (each timed just now): about {self.expected_hours:,.1f} "
-                f"CPU-hours if their plateaus follow the paper's law, at most {self.bound_hours:,.1f} if every run "
-                f"trains to its max_steps")
+        kinds = ", ".join(f"{n} {kind} runs" for kind, n in self.table["kind"].value_counts().sort_index().items())
+        return (f"{kinds} of {self.table['shape'].nunique()} shapes (each shape timed just now): about "
+                f"{self.expected_hours:,.1f} CPU-hours if their plateaus follow the paper's law, at most "
+                f"{self.bound_hours:,.1f} if every run trains to its max_steps")
+
+    def cheapest_first(self, runs: Sequence[Any]) -> list[Any]:
+        """``runs`` (those estimated) ordered by their expected CPU time."""
+        cost = dict(zip(self.table["run"], self.table["expected_s"]))
+        return sorted(runs, key=lambda r: cost[run_key(r)])
 
 
 def estimate(runs: Iterable[Any], timer: Callable[[Any], float] | None = None) -> Estimate:
@@ -108,6 +113,6 @@ def estimate(runs: Iterable[Any], timer: Callable[[Any], float] | None = None) -
     for r in runs:
         shape = shape_of(r)
         steps = expected_steps(r)
-        rows.append({"shape": shape, "s_per_step": per_step[shape], "expected_steps": steps,
+        rows.append({"run": run_key(r), "kind": r.kind, "shape": shape, "s_per_step": per_step[shape], "expected_steps": steps,
                      "expected_s": steps * per_step[shape], "bound_s": r.max_steps * per_step[shape]})
-    return Estimate(pd.DataFrame(rows, columns=["shape", "s_per_step", "expected_steps", "expected_s", "bound_s"]))
+    return Estimate(pd.DataFrame(rows, columns=["run", "kind", "shape", "s_per_step", "expected_steps", "expected_s", "bound_s"]))

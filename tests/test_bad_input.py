@@ -11,10 +11,15 @@ from emergence_lib.notebooks import prepare
 
 @pytest.mark.parametrize("scale", ["laptop", "", "CPU", None])
 def test_unknown_scale(scale):
-    with pytest.raises(ConfigError, match=r"scale must be one of \('smoke', 'cpu', 'paper'\)"):
+    with pytest.raises(ConfigError, match=r"scale must be one of \('smoke', 'cpu', 'paper_cpu', 'paper'\)"):
         check_scale(scale)
     with pytest.raises(ConfigError, match="scale"):
         Figure1(scale=scale)
+
+
+def test_a_scale_a_figure_lacks_is_refused_by_name():
+    with pytest.raises(ConfigError, match=r"Figure 1 has no 'paper_cpu' grid; scales it has: \['smoke', 'cpu', 'paper'\]"):
+        Figure1(scale="paper_cpu")
 
 
 def test_unknown_scale_for_a_chapter(tmp_path):

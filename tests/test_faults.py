@@ -165,12 +165,19 @@ def test_prune_removes_only_runs_of_an_older_version_of_their_kind(data_dir, cap
 
 
 def test_the_paper_scale_on_a_cpu_asks_for_yes_with_an_estimate(data_dir, capsys, monkeypatch):
-    import emergence_lib.cli as cli_module
+    import emergence_lib.estimate as estimate_module
 
-    monkeypatch.setattr(cli_module, "TIMED_STEPS", 2)
+    monkeypatch.setattr(estimate_module, "TIMED_STEPS", 1)
+    timed = []
+    real = estimate_module.step_seconds
+    monkeypatch.setattr(estimate_module, "step_seconds", lambda runs, timer=None: real(runs, timer=lambda r: timed.append(r) or 0.1))
     assert cli(["run", "figure3", "--scale", "paper", "--device", "cpu"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "CPU-hours" in err and "transformer_regression runs" in err and "--yes" in err
+    assert "paper_cpu" in err, "the refusal names the cheap scale"
+    from emergence_lib.estimate import shape_of
+    from emergence_lib.figures import Figure3
+    assert len(timed) == len({shape_of(r) for r in Figure3(scale="paper").runs()}) > 1, "every shape is timed, once"
     assert not list(data_dir.rglob("*.json")), "a run was stored before the user agreed"
 
 
