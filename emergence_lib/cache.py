@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -176,6 +177,14 @@ def run_key(config: Any) -> str:
     return hashlib.sha256(_canonical(payload).encode()).hexdigest()[:20]
 
 
+def stored_key(kind: str, config: dict[str, Any], kind_version_: int) -> str:
+    """The key `run_key` gives the config a file stores (computed from the stored dict, as `run_key` does)."""
+    payload: dict[str, Any] = {"kind": kind, "config": config, "format_version": RESULTS_FORMAT_VERSION}
+    if kind_version_ > 1:
+        payload["kind_version"] = kind_version_
+    return hashlib.sha256(_canonical(payload).encode()).hexdigest()[:20]
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -229,7 +238,7 @@ class ResultCache:
             lengths = {len(v) for v in curve.values()}
             if len(lengths) > 1:
                 raise ValueError(f"curve columns have unequal lengths {sorted(lengths)}")
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
             if self.on_corrupt == "recompute":
                 warnings.warn(f"cache file {path} is unreadable ({type(exc).__name__}); recomputing that run", stacklevel=2)
                 return None
@@ -283,15 +292,38 @@ class ResultCache:
         return path
 
     def stale_files(self, current_versions: dict[str, int]) -> list[Path]:
-        """Stored files no current config can be served from: another results format, or an older version of
-        their kind than ``current_versions`` (kind → the code's version). Unreadable files are left to `load`."""
-        stale = []
+        """Stored files of *older* code: an older results format, or an older version of their kind than
+        ``current_versions`` (kind → the code's version). A newer format or version belongs to a newer checkout
+        sharing this store and is never stale here. Unreadable files are left to `load`."""
+        return self.prune_plan(current_versions)["older"]
+
+    def prune_plan(self, current_versions: dict[str, int], leftover_after_s: float = 3600.0) -> dict[str, list[Path]]:
+        """What `prune` may remove, and what it keeps: ``older`` (older code), ``unreachable`` (current code, but the
+        file's name is not the key of the config it holds: no run can reach it), ``leftover`` (temporary, draft and
+        stale-lock files older than ``leftover_after_s``: an interrupted write's remains), and ``newer`` (a newer
+        checkout's runs: kept)."""
+        plan: dict[str, list[Path]] = {"older": [], "unreachable": [], "leftover": [], "newer": []}
+        now = time.time()
         for kind, version in sorted(current_versions.items()):
-            for path in sorted((self.root / kind).glob("*.json")):
+            folder = self.root / kind
+            for path in sorted(folder.glob("*.json")):
                 try:
                     record = json.loads(path.read_text())
-                    if record["format_version"] != RESULTS_FORMAT_VERSION or record.get("kind_version", 1) != version:
-                        stale.append(path)
-                except (OSError, ValueError, KeyError, TypeError):
+                    fmt, kv = int(record["format_version"]), int(record.get("kind_version", 1))
+                    config = record["config"]
+                except (OSError, ValueError, KeyError, TypeError, RecursionError):
                     continue
-        return stale
+                if fmt > RESULTS_FORMAT_VERSION or (fmt == RESULTS_FORMAT_VERSION and kv > version):
+                    plan["newer"].append(path)
+                elif fmt < RESULTS_FORMAT_VERSION or kv < version:
+                    plan["older"].append(path)
+                elif path.stem != stored_key(kind, config, kv):
+                    plan["unreachable"].append(path)
+            for pattern in (".*.tmp", ".*.draft", ".*.stale"):
+                for path in sorted(folder.glob(pattern)):
+                    try:
+                        if now - path.stat().st_mtime > leftover_after_s and path.is_file():
+                            plan["leftover"].append(path)
+                    except OSError:
+                        continue
+        return plan

@@ -19,7 +19,10 @@ import math
 import os
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from .cache import ResultCache
 from .configs import ConfigError, check_scale
@@ -578,15 +581,20 @@ def glue_paper_scale_column(workdir: str) -> dict[str, str]:
     return cells
 
 
-def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb") -> str:
+REGISTERED_TEXT = {"before its data": "before its runs", "with its data": "with its runs",
+                   "after its data": "after its runs (pinned)", "not yet committed": "not yet committed"}
+
+
+def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb", registration: "pd.DataFrame | None" = None) -> str:
     """The landing table, in figure order (1 → 17), as MyST markdown.
 
     The ``ours`` and ``status`` cells paste what the chapters glued when the book executed them (from ``data/`` at
     cpu scale): `record` is the only writer of those values. The paper-scale cells paste what
     `glue_paper_scale_column` glued on the page ``paper_doc``. ``from_doc`` is the path from the page that shows
     the table to the book's root ("" for the root page, "../" for a page under chapters/)."""
-    rows = ["| Fig. | Claim | Paper (reproduced if) | Ours, cpu | Status | Ours, paper scale | Chapter |",
-            "|---|---|---|---|---|---|---|"]
+    when = dict(zip(registration["claim"], registration["registration"])) if registration is not None else {}
+    rows = ["| Fig. | Claim | Paper (reproduced if) | Ours, cpu | Status | Ours, paper scale | Registered | Chapter |",
+            "|---|---|---|---|---|---|---|---|"]
     for c in sorted(CLAIMS, key=lambda c: (c.figure_number, CLAIMS.index(c))):
         paper_scale = f"{{glue:text}}`{paper_doc}::{c.glue_key('paper')}:s`"
         twin = REGISTRY.get(f"table1.{c.key}")  # the same claim judged on Table 1's settings (paper_cpu)
@@ -602,7 +610,9 @@ def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb") -> str:
             if c.scale == "paper_cpu":  # judged on Table 1's settings: its number belongs in the paper-scale column
                 ours, status, paper_scale = "—", "—", _paper_cpu_cell(c)
         tol = f" ({c.tolerance.describe().replace(' of the paper' + chr(39) + 's', '')})" if c.tolerance else ""
-        rows.append(f"| {c.figure} | {_md(c.claim)} | {_md(c.paper)}{tol} | {ours} | {status} | {paper_scale} | {where} |")
+        registered = REGISTERED_TEXT.get(when.get(c.key, ""), when.get(c.key, "—")) if c.chapter else "—"
+        rows.append(f"| {c.figure} | {_md(c.claim)} | {_md(c.paper)}{tol} | {ours} | {status} | {paper_scale} | {registered} "
+                    f"| {where} |")
     return "\n".join(rows)
 
 

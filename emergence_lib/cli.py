@@ -131,6 +131,9 @@ def cmd_clear(args: argparse.Namespace) -> None:
     cache = ResultCache()
     shared = {} if args.force else needed_elsewhere(args.figure, args.scale)
     removed, kept = 0, Counter()
+    folders = [cache.path(r) for r in fig.runs() if cache.path(r).is_dir()]
+    if folders:
+        raise ConfigError(f"{folders[0]} is a folder, not a stored run: remove it by hand; nothing was removed")
     for run in {run_key(r): r for r in fig.runs()}.values():
         path = cache.path(run)
         if not path.exists():
@@ -152,6 +155,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Check every stored run of the figure against the checksum written with it, then recompute a sample of
     them (each alone, on the CPU) and compare: exactly if the run was stored on a machine like this one, else to
     the rounding another CPU can cause (`cache.REPRODUCE_RTOL`). Prints each bad file by name; exit status 1 if any."""
+    if args.sample < 0:
+        raise ConfigError(f"--sample must be an integer ≥ 0 (how many stored runs to recompute), got {args.sample}")
     fig = _figure(args.figure, args.scale)
     cache = ResultCache()
     runs = sorted({run_key(r): r for r in fig.runs()}.items())
@@ -185,13 +190,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_prune(args: argparse.Namespace) -> None:
-    stale = ResultCache().stale_files({kind: kind_version(cls) for kind, cls in RUN_CONFIGS.items()})
-    for path in stale:
+    """Remove stored runs of older code, files no run can reach, and leftovers of interrupted writes; never the
+    runs of a newer checkout sharing this store."""
+    plan = ResultCache().prune_plan({kind: kind_version(cls) for kind, cls in RUN_CONFIGS.items()})
+    gone = plan["older"] + plan["unreachable"] + plan["leftover"]
+    for path in gone:
         if not args.dry_run:
-            path.unlink()
-    by_kind = Counter(path.parent.name for path in stale)
+            path.unlink(missing_ok=True)
+    by_kind = Counter(path.parent.name for path in plan["older"])
     verb = "would remove" if args.dry_run else "removed"
-    print(f"{verb} {len(stale)} stored runs of older code" + "".join(f"; {n} of {k}" for k, n in sorted(by_kind.items())))
+    print(f"{verb} {len(plan['older'])} stored runs of older code" + "".join(f"; {n} of {k}" for k, n in sorted(by_kind.items())))
+    if plan["unreachable"] or plan["leftover"]:
+        print(f"{verb} {len(plan['unreachable'])} files whose name is not their config's key (no run can reach them) "
+              f"and {len(plan['leftover'])} leftovers of interrupted writes")
+    if plan["newer"]:
+        print(f"kept {len(plan['newer'])} stored runs of newer code (another checkout's; update this one to use them)")
 
 
 def cmd_migrate(args: argparse.Namespace) -> None:

@@ -9,6 +9,8 @@ def resolve_device(device: str) -> str:
     """'auto' → 'cuda' when available, else 'cpu'. An unavailable device is an error, before any compute."""
     import torch
 
+    if not isinstance(device, str):
+        raise ConfigError(f"device must be 'auto', 'cpu' or 'cuda[:N]', got {device!r}")
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
     if device == "cpu":

@@ -12,6 +12,7 @@ the cache and the results are the same whichever executor ran them.
 
 from __future__ import annotations
 
+import importlib.util
 import multiprocessing
 import os
 import threading
@@ -55,6 +56,8 @@ def _exit_with_parent(parent_pid: int, every_s: float = 0.5) -> None:
 def check_executor(executor: str, workers: int | None = None) -> None:
     if executor not in EXECUTORS:
         raise ConfigError(f"executor must be one of {EXECUTORS}, got {executor!r}")
+    if executor == "dask" and importlib.util.find_spec("distributed") is None:
+        raise ConfigError("executor 'dask' needs the package distributed (pip install 'dask[distributed]')")
     if workers is not None and (not isinstance(workers, int) or workers < 1):
         raise ConfigError(f"workers must be an integer ≥ 1, got {workers!r}")
 

@@ -58,8 +58,11 @@ def migrate(root: Path | str | None = None, dry_run: bool = False,
         for old_path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
             try:
                 record = json.loads(old_path.read_text())
-            except (OSError, ValueError) as exc:
-                raise CacheError(f"cannot migrate {old_path}: unreadable ({exc})") from exc
+                missing = [k for k in ("config", "summary", "curve") if k not in record]
+            except (OSError, ValueError, RecursionError, TypeError) as exc:
+                raise CacheError(f"cannot migrate {old_path}: unreadable ({type(exc).__name__})") from exc
+            if missing:
+                raise CacheError(f"cannot migrate {old_path}: it has no {', '.join(missing)} (delete it to recompute that run)")
             new_config = m.transform(record["config"])
             if new_config == record["config"]:
                 continue

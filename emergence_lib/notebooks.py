@@ -82,11 +82,33 @@ def _check(chapter: Path, parameters: dict[str, Any]) -> None:
         check_scale(parameters["scale"])
 
 
+CHAPTERS_DIR = Path(__file__).resolve().parent.parent / "chapters"
+
+
+def _check_out(chapter: Path, out: Path) -> None:
+    """Refuse, before any compute, an output that would replace the chapter itself or any committed chapter (under
+    ``chapters/``), or that cannot be written."""
+    target = out.resolve()
+    if target == chapter.resolve():
+        raise ConfigError(f"the output {out} is the chapter itself; name another file")
+    if CHAPTERS_DIR in target.parents:
+        raise ConfigError(f"the output {out} is under {CHAPTERS_DIR}, beside the committed chapters; write it elsewhere")
+    if target.is_dir():
+        raise ConfigError(f"the output {out} is a folder; name a notebook file")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        probe = target.parent / f".{target.name}.probe"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise ConfigError(f"cannot write the output {out}: {exc.strerror or exc}") from None
+
+
 def prepare(chapter: str | Path, out: str | Path, **parameters: Any) -> Path:
     """Write ``chapter`` with ``parameters`` injected, without executing it."""
     chapter, out = Path(chapter), Path(out)
     _check(chapter, parameters)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    _check_out(chapter, out)
     papermill.execute_notebook(str(chapter), str(out), parameters=parameters, prepare_only=True, progress_bar=False)
     return out
 
@@ -98,7 +120,7 @@ def execute(chapter: str | Path, out: str | Path, **parameters: Any) -> Path:
     """
     chapter, out = Path(chapter), Path(out)
     _check(chapter, parameters)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    _check_out(chapter, out)
     papermill.execute_notebook(
         str(chapter), str(out), parameters=parameters, cwd=str(chapter.resolve().parent), kernel_name="python3"
     )

@@ -26,7 +26,7 @@ from tqdm import tqdm
 from . import __version__, attention
 from .cache import ResultCache, RunResult, config_dict, machine_fingerprint, run_key
 from .devices import resolve_device
-from .locks import claim, lock_path, refresh, release
+from .locks import Refresher, claim, describe, lock_path, refresh, release
 from .metrics import first_crossing
 from .executors import check_executor, run_chunks
 from .runs import kind_of
@@ -173,7 +173,7 @@ def run_sweep(
 
     try:
         with tqdm(total=len(missing), initial=len(missing) - len(mine) - len(theirs), desc=desc,
-                  disable=not (progress and missing), unit="run") as bar:
+                  disable=not (progress and missing), unit="run") as bar, Refresher(lambda: list(held.values())):
             compute(mine, bar)
             n_computed += len(mine)
             while theirs:  # only with a cache: runs another live sweep holds
@@ -194,7 +194,8 @@ def run_sweep(
                         waiting.append((k, c))
                 theirs = waiting
                 if theirs:
-                    bar.set_postfix_str(f"waiting for {len(theirs)} runs another sweep is computing")
+                    bar.set_postfix_str(f"waiting for {len(theirs)} runs another sweep is computing, e.g. "
+                                        f"{describe(lock_path(cache.path(theirs[0][1])))}")  # type: ignore[union-attr]
                     time.sleep(poll_s)
     finally:
         for lock in held.values():

@@ -115,3 +115,67 @@ def test_figure_grids_of_probabilities_are_checked():
         Figure2(scale="smoke", p_values=[0.0, 1.2])
     with pytest.raises(ConfigError, match="B_values entry"):
         Figure2(scale="smoke", B_values=[1, 0])
+
+
+def _one_line_exit_2(capsys, argv, *needles):
+    assert cli(argv) == 2, argv
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("error:"), err
+    for n in needles:
+        assert n in err, (n, err)
+
+
+def test_a_deeply_nested_result_is_named_not_a_crash(data_dir, capsys):
+    from emergence_lib.figures import Figure8
+
+    run = Figure8(scale="cpu").runs()[0]
+    path = ResultCache(data_dir).path(run)
+    path.parent.mkdir(parents=True)
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    _one_line_exit_2(capsys, ["verify", "figure8", "--sample", "-1"], "--sample")
+    assert cli(["verify", "figure8", "--sample", "0"]) == 1  # named as corrupt, exit 1 (a finding, not a crash)
+    assert "corrupt" in capsys.readouterr().out
+    assert cli(["status", "figure8"]) == 0
+
+
+def test_outputs_that_would_overwrite_a_chapter_or_cannot_be_written(tmp_path, capsys):
+    from pathlib import Path
+
+    chapters = Path(__file__).resolve().parent.parent / "chapters"
+    ch = str(chapters / "01_toy_model.ipynb")
+    _one_line_exit_2(capsys, ["execute", ch, ch, "-p", "scale", "smoke"], "chapter itself")
+    _one_line_exit_2(capsys, ["prepare", "--scale", "smoke", "--out", str(chapters), ch], "chapter itself")
+    _one_line_exit_2(capsys, ["execute", ch, str(chapters / "copy.ipynb")], "committed chapters")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    _one_line_exit_2(capsys, ["execute", ch, str(blocker / "sub" / "out.ipynb")], "cannot write")
+    assert not (chapters / "copy.ipynb").exists()
+
+
+def test_other_bad_values_are_one_line(data_dir, capsys, monkeypatch):
+    from emergence_lib.devices import resolve_device  # what a chapter's `-p device None` reaches
+
+    with pytest.raises(ConfigError, match="device must be"):
+        resolve_device(None)
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "distributed" else real(name, *a))
+    _one_line_exit_2(capsys, ["run", "figure1", "--executor", "dask"], "distributed")
+    # a folder where a stored run belongs
+    from emergence_lib.figures import Figure15
+
+    run = Figure15(scale="cpu").runs()[0]
+    ResultCache(data_dir).path(run).mkdir(parents=True)
+    _one_line_exit_2(capsys, ["clear", "figure15"], "is a folder")
+
+
+def test_migrate_names_a_record_without_its_summary(data_dir, capsys):
+    import json
+
+    from emergence_lib import migrations
+
+    folder = data_dir / migrations.MIGRATIONS[0].config_class.kind
+    folder.mkdir(parents=True)
+    (folder / ("0" * 20 + ".json")).write_text(json.dumps({"config": {}, "curve": {}}))
+    _one_line_exit_2(capsys, ["migrate"], "no summary")

@@ -164,6 +164,28 @@ def test_prune_removes_only_runs_of_an_older_version_of_their_kind(data_dir, cap
     assert "removed 1 stored runs of older code; 1 of toy_reduced_flow" in capsys.readouterr().out
 
 
+def test_prune_keeps_newer_code_and_removes_unreachable_files_and_old_leftovers(data_dir, capsys):
+    import json
+    import os
+    import time
+
+    from emergence_lib.configs import ToyFlowConfig
+
+    cache = ResultCache(data_dir)
+    current = cache.save(ToyFlowConfig(T=8, d=4), RunResult({"plateau_length": 1.0}, {"t": [0.0]}))
+    newer = current.with_name("1" * 20 + ".json")
+    newer.write_text(json.dumps(dict(json.loads(current.read_text()), kind_version=99)))
+    unreachable = current.with_name("2" * 20 + ".json")
+    unreachable.write_text(current.read_text())  # current code, but its name is no config's key
+    old_tmp, fresh_tmp = current.with_name(".x.tmp"), current.with_name(".y.tmp")
+    old_tmp.write_text("half"), fresh_tmp.write_text("in flight")
+    os.utime(old_tmp, (time.time() - 7200, time.time() - 7200))
+    assert cli(["prune"]) == 0
+    out = capsys.readouterr().out
+    assert newer.exists() and "kept 1 stored runs of newer code" in out, "an older checkout never deletes a newer one's runs"
+    assert not unreachable.exists() and not old_tmp.exists() and fresh_tmp.exists() and current.exists()
+
+
 def test_the_paper_scale_on_a_cpu_asks_for_yes_with_an_estimate(data_dir, capsys, monkeypatch):
     import emergence_lib.estimate as estimate_module
 

@@ -97,3 +97,46 @@ def test_lock_staleness_rules(tmp_path):
     assert is_stale(lock)  # its owner died while writing it
     release(lock)
     assert lock.exists(), "release removed a lock this process does not hold"
+
+
+@pytest.mark.parametrize("content", ['{"host": "%s", "pid": "abc"}', '[1, 2]', '{"host": "%s", "pid": 99999999999}',
+                                     '{"host": "%s", "pid": 0}', '{"host": "%s", "pid": -1}', '{"host": "%s", "pid": true}',
+                                     '{"pid": 5}', '"a string"'])
+def test_every_malformed_lock_is_stale_and_taken_over(tmp_path, content):
+    lock = tmp_path / "run.lock"
+    lock.write_text(content.replace("%s", socket.gethostname()))
+    assert is_stale(lock)
+    assert claim(lock), "a malformed lock must not block a sweep"
+    release(lock)
+    assert not lock.exists()
+
+
+def test_a_folder_at_the_lock_path_is_taken_over(tmp_path):
+    lock = tmp_path / "run.lock"
+    (lock / "inner").mkdir(parents=True)
+    assert is_stale(lock) and claim(lock) and lock.is_file()
+
+
+def test_a_live_pid_on_this_host_goes_stale_once_unrefreshed(tmp_path):
+    """A reused pid (here: pid 1, always alive) would otherwise block the run forever."""
+    lock = tmp_path / "run.lock"
+    lock.write_text(json.dumps({"host": socket.gethostname(), "pid": 1, "since": 0}))
+    assert not is_stale(lock)
+    os.utime(lock, (time.time() - 7 * 3600, time.time() - 7 * 3600))
+    assert is_stale(lock) and claim(lock)
+
+
+def test_the_waiting_message_names_the_lock_its_owner_and_age(tmp_path):
+    from emergence_lib.locks import Refresher, describe
+
+    lock = tmp_path / "run.lock"
+    lock.write_text(json.dumps({"host": "another-host", "pid": 42, "since": 0}))
+    os.utime(lock, (time.time() - 180, time.time() - 180))
+    text = describe(lock)
+    assert str(lock) in text and "another-host:42" in text and "3.0 min" in text
+    # The refresher keeps a held lock fresh while a long chunk computes.
+    assert claim(tmp_path / "mine.lock")
+    os.utime(tmp_path / "mine.lock", (time.time() - 7 * 3600, time.time() - 7 * 3600))
+    with Refresher(lambda: [tmp_path / "mine.lock"], every_s=0.05):
+        time.sleep(0.3)
+    assert not is_stale(tmp_path / "mine.lock")

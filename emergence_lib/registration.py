@@ -1,0 +1,145 @@
+"""When each claim was registered, against when the runs that judge it first existed: read from git, never by hand.
+
+A claim is *registered* by the first commit whose change to ``emergence_lib/claims.py`` adds a line holding its key
+(or, for keys the registry builds in a loop, the literal prefix it builds them from). Its *data* first exists in the
+first commit that adds a stored run of its chapter's figures at the claim's scale (`claims.CHAPTER_FIGURES`); a run
+re-keyed by a migration counts from the commit that added the file it was migrated from (``meta.migrated_from``).
+Order is the commits' order in the history (``git rev-list --topo-order``), not their clocks.
+
+* ``before its data``: registered in an earlier commit than any of its runs (or no run is stored yet);
+* ``with its data``: the same commit added both;
+* ``after its data``: the runs were committed first. Such a claim's expected status is a regression pin, not a
+  test (see the methods page).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parent.parent
+REGISTRY_FILE = "emergence_lib/claims.py"
+
+
+def _git(*args: str, root: Path = ROOT) -> str | None:
+    """git's output, or None where there is no git or no history (a tarball of the book)."""
+    try:
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return done.stdout
+
+
+@dataclass(frozen=True)
+class History:
+    order: dict[str, int]  # commit → its position, oldest first
+    added: dict[str, str]  # data file path → the first commit that added it
+    key_lines: list[tuple[str, str]]  # (commit, added line of the registry file), oldest first
+    root: Path
+
+    def first_with(self, needle: str) -> str | None:
+        return next((c for c, line in self.key_lines if needle in line), None)
+
+    def origin(self, path: str, depth: int = 0) -> str | None:
+        """The first commit that added this stored run, following ``meta.migrated_from`` back through re-keyings."""
+        first = self.added.get(path)
+        if first is None or depth > 5:
+            return first
+        text = _git("show", f"{first}:{path}", root=self.root)
+        try:
+            old = json.loads(text or "{}").get("meta", {}).get("migrated_from")
+        except ValueError:
+            old = None
+        if not old:
+            return first
+        earlier = self.origin(str(Path(path).with_name(f"{old}.json")), depth + 1)
+        return min((c for c in (first, earlier) if c is not None), key=self.order.__getitem__)
+
+
+@lru_cache(maxsize=4)
+def history(root: Path = ROOT) -> History | None:
+    revs = _git("rev-list", "--topo-order", "--reverse", "HEAD", root=root)
+    if not revs or (_git("rev-parse", "--is-shallow-repository", root=root) or "").strip() == "true":
+        return None  # no history, or a shallow clone whose first commits are missing: nothing can be said
+    order = {c: i for i, c in enumerate(revs.split())}
+    added: dict[str, str] = {}
+    log = _git("log", "--diff-filter=A", "--format=>%H", "--name-only", "--", "data", root=root) or ""
+    commit = ""
+    for line in log.splitlines():  # newest first: the last commit seen for a path is its first add
+        if line.startswith(">"):
+            commit = line[1:]
+        elif line.strip():
+            added[line.strip()] = commit
+    patch = _git("log", "--reverse", "--topo-order", "-p", "--format=>%H", "--", REGISTRY_FILE, root=root) or ""
+    key_lines, commit = [], ""
+    for line in patch.splitlines():
+        if line.startswith(">"):
+            commit = line[1:]
+        elif line.startswith("+") and not line.startswith("+++"):
+            key_lines.append((commit, line))
+    return History(order, added, key_lines, root)
+
+
+def needle(key: str, registry_source: str) -> str:
+    """What marks the claim's registration in the registry's source: its quoted key, or, for a key built in a
+    loop, the longest literal dotted prefix of it that the source holds."""
+    if f'"{key}"' in registry_source:
+        return f'"{key}"'
+    parts = key.split(".")
+    for n in range(len(parts) - 1, 0, -1):
+        prefix = ".".join(parts[:n]) + "."
+        if f'"{prefix}' in registry_source or f'f"{prefix}' in registry_source:
+            return prefix
+    return key
+
+
+def run_paths(chapter: str, scale: str) -> list[str]:
+    """The stored-run paths (relative to the repository) that a claim of ``chapter`` at ``scale`` reads."""
+    from .cache import ResultCache
+    from .claims import CHAPTER_FIGURES
+    from .figures import figures
+
+    cache = ResultCache(ROOT / "data")
+    out = set()
+    for name in CHAPTER_FIGURES.get(chapter, ()):
+        cls = figures()[name]
+        if cls.has_scale(scale):
+            out |= {str(cache.path(r).relative_to(ROOT)) for r in cls(scale=scale).runs()}
+    return sorted(out)
+
+
+def registration_table(root: Path = ROOT) -> pd.DataFrame:
+    """One row per computed claim: its registering commit, the first commit of its data, and the order of the two."""
+    from .claims import CLAIMS
+
+    cols = ["claim", "registered in", "data first in", "registration"]
+    h = history(root)
+    source = (root / REGISTRY_FILE).read_text()
+    rows = []
+    data_first: dict[tuple[str, str], str | None] = {}
+    for c in CLAIMS:
+        if c.chapter is None:
+            continue
+        if h is None:
+            rows.append({"claim": c.key, "registered in": "", "data first in": "", "registration": "unknown (no git history)"})
+            continue
+        reg = h.first_with(needle(c.key, source))
+        if (c.chapter, c.scale) not in data_first:
+            origins = [o for o in (h.origin(p) for p in run_paths(c.chapter, c.scale)) if o is not None]
+            data_first[(c.chapter, c.scale)] = min(origins, key=h.order.__getitem__) if origins else None
+        data = data_first[(c.chapter, c.scale)]
+        if reg is None:
+            verdict = "not yet committed"
+        elif data is None:
+            verdict = "before its data"
+        else:
+            verdict = {True: "before its data", False: "after its data"}[h.order[reg] < h.order[data]]
+            verdict = "with its data" if reg == data else verdict
+        rows.append({"claim": c.key, "registered in": (reg or "")[:7], "data first in": (data or "")[:7],
+                     "registration": verdict})
+    return pd.DataFrame(rows, columns=cols)
