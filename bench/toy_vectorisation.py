@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 
 import numpy as np
@@ -26,16 +27,17 @@ def timed(fn, repeat: int = 3) -> float:
     return best
 
 
-def main() -> None:
-    T = np.repeat([256, 512, 1024, 2048, 4096], 4)
-    d = np.tile([16, 32, 64, 128], 5)
+def main(tiny: bool = False) -> None:
+    """``tiny`` (``--tiny``): small sizes, so that the test suite runs the benchmark end to end."""
+    T = np.repeat([16, 32], 2) if tiny else np.repeat([256, 512, 1024, 2048, 4096], 4)
+    d = np.tile([4, 8], 2) if tiny else np.tile([16, 32, 64, 128], 5)
     t_max = 1.5 * 1.5 * np.sqrt(d) * T
     vec = timed(lambda: reduced_flow(T, d, t_max=t_max, stop_below=0.05))
     loop = timed(lambda: [reduced_flow(T[i], d[i], t_max=t_max[i], stop_below=0.05) for i in range(len(T))])
     print(f"reduced flow, {len(T)} configs: vectorised {vec:.3f}s, loop {loop:.3f}s  -> loop/vectorised = {loop / vec:.1f}x")
 
-    seeds, steps = [0, 1, 2, 3, 4], 150
-    kw = dict(T=128, d=128, t_max=float(steps), record_every=steps)
+    seeds, steps = ([0, 1], 5) if tiny else ([0, 1, 2, 3, 4], 150)
+    kw = dict(T=16 if tiny else 128, d=4 if tiny else 128, t_max=float(steps), record_every=steps)
     for threads in (1, torch.get_num_threads()):
         torch.set_num_threads(threads)
         vec = timed(lambda: sgd_train(seeds=seeds, **kw), repeat=2)
@@ -45,4 +47,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(tiny="--tiny" in sys.argv[1:])

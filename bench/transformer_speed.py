@@ -12,6 +12,7 @@ all of them alike.
 
 from __future__ import annotations
 
+import sys
 import time
 
 import torch
@@ -77,42 +78,55 @@ def matmul_flops_per_second(n: int = 1024, repeat: int = 20) -> float:
     return 2 * n**3 * repeat / (time.perf_counter() - t0)
 
 
-def main() -> None:
+def main(tiny: bool = False) -> None:
+    """``tiny`` (``--tiny``): the same measurements at toy sizes and without torch.compile, so that the test suite
+    runs every benchmark end to end in seconds (its ratios then mean nothing)."""
     g = TRANSFORMER_GRIDS["cpu"]
     width = dict(d_model=g.model["d_model"], d_qk=g.model["d_qk"], mlp_factor=4)
-    T, d, steps = 64, 16, 40
+    T, d, steps = (8, 2, 2) if tiny else (64, 16, 40)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s); width {width}, T={T}, d={d}, batch 32")
     peak = max(matmul_flops_per_second() for _ in range(3))
     print(f"a 1024² matmul: {peak / 1e9:.1f} GFLOP/s")
-    for n_layers, n_heads in [(1, 1), (2, 4), (4, 4)]:
+    for n_layers, n_heads in [(1, 1)] if tiny else [(1, 1), (2, 4), (4, 4)]:
         kw = dict(width, n_layers=n_layers, n_heads=n_heads)
         best = {False: 0.0, True: 0.0}
         for _ in range(3):  # alternate, best of three each
             for full in (False, True):
-                best[full] = max(best[full], steps_per_second([0], T, d, steps, kw, g["lr"], full=full))
+                best[full] = max(best[full], steps_per_second([0], T, d, steps, kw, g.lr, full=full))
         fast, full = best[False], best[True]
         frac_fast = fast * training_flops(T, d, **kw, full=False) / peak
         frac_full = full * training_flops(T, d, **kw, full=True) / peak
         print(f"1. {n_layers}×{n_heads}: last position only {fast:.1f} steps/s, full {full:.1f} steps/s: "
               f"{fast / full:.2f}x; matmul-rate fraction {frac_fast:.2f} (last only) / {frac_full:.2f} (full)")
     kw = dict(width, n_layers=2, n_heads=4)
+    if tiny:
+        print("2. torch.compile: skipped (--tiny)")
+    else:
+        compiled_vs_eager(T, d, steps, kw, g.lr)
+    seeds_batched_vs_loop(T, d, steps, kw, g.lr, (2,) if tiny else (2, 5))
+
+
+def compiled_vs_eager(T: int, d: int, steps: int, kw: dict, lr: float) -> None:
     t0 = time.perf_counter()
-    compiled = steps_per_second([0], T, d, 5, kw, g["lr"], compile=True)  # the first call compiles
+    steps_per_second([0], T, d, 5, kw, lr, compile=True)  # the first call compiles
     compile_seconds = time.perf_counter() - t0
     eager = compiled_best = 0.0
     for _ in range(3):
-        eager = max(eager, steps_per_second([0], T, d, steps, kw, g["lr"]))
-        compiled_best = max(compiled_best, steps_per_second([0], T, d, steps, kw, g["lr"], compile=True))
+        eager = max(eager, steps_per_second([0], T, d, steps, kw, lr))
+        compiled_best = max(compiled_best, steps_per_second([0], T, d, steps, kw, lr, compile=True))
     print(f"2. torch.compile, 2×4: {compiled_best:.1f} vs eager {eager:.1f} steps/s: {compiled_best / eager:.2f}x "
           f"(plus ~{compile_seconds:.0f} s to compile a model)")
+
+
+def seeds_batched_vs_loop(T: int, d: int, steps: int, kw: dict, lr: float, counts: tuple[int, ...]) -> None:
     threads = torch.get_num_threads()
-    for n_seeds in (2, 5):
+    for n_seeds in counts:
         seeds = list(range(n_seeds))
-        batched = steps_per_second(seeds, T, d, steps, kw, g["lr"])
-        loop = 1.0 / sum(1.0 / steps_per_second([s], T, d, steps, kw, g["lr"]) for s in seeds)
+        batched = steps_per_second(seeds, T, d, steps, kw, lr)
+        loop = 1.0 / sum(1.0 / steps_per_second([s], T, d, steps, kw, lr) for s in seeds)
         print(f"3. {n_seeds} seeds, {threads} thread(s): batched {batched:.1f} steps/s vs loop {loop:.1f} steps/s:"
               f" batched/loop = {batched / loop:.2f}x")
 
 
 if __name__ == "__main__":
-    main()
+    main(tiny="--tiny" in sys.argv[1:])

@@ -231,7 +231,9 @@ class ResultCache:
                 and record.get("kind_version", 1) == kind_version(config)
                 and _canonical(record["config"]) == _canonical(config_dict(config))
             )
-            if "checksum" in record and record["checksum"] != content_checksum(record["summary"], record["curve"]):
+            if "checksum" not in record:  # every stored file carries one (`migrations.add_missing_checksums`)
+                raise ValueError("it carries no checksum, so its content cannot be trusted")
+            if record["checksum"] != content_checksum(record["summary"], record["curve"]):
                 raise ValueError("its content does not match the checksum written with it")
             summary = dict(record["summary"])
             curve = {k: np.asarray(v, dtype=float) for k, v in record["curve"].items()}
@@ -290,6 +292,24 @@ class ResultCache:
                 os.unlink(tmp)
             raise
         return path
+
+    def check_all(self) -> tuple[int, list[str]]:
+        """Every stored file under the root read as `load` reads it (its checksum included), whatever figure needs
+        it: (files read, one line per bad file)."""
+        bad, n = [], 0
+        for path in sorted(self.root.glob("*/*.json")):
+            n += 1
+            try:
+                record = json.loads(path.read_text())
+                if "checksum" not in record:
+                    raise ValueError("it carries no checksum")
+                if record["checksum"] != content_checksum(record["summary"], record["curve"]):
+                    raise ValueError("its content does not match its checksum")
+                if path.stem != record["key"]:
+                    raise ValueError("its name is not the key it stores")
+            except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+                bad.append(f"{path}: {type(exc).__name__}: {exc}"[:300])
+        return n, bad
 
     def stale_files(self, current_versions: dict[str, int]) -> list[Path]:
         """Stored files of *older* code: an older results format, or an older version of their kind than

@@ -9,9 +9,10 @@
     clear FIGURE [--scale cpu] [--dry-run] [--force]
         remove the figure's cached runs at that scale that no other figure or scale needs
         (it lists the ones it keeps and why; --force removes those too)
-    verify FIGURE [--scale cpu] [--sample N] [--seed S]
+    verify [FIGURE] [--scale cpu] [--sample N] [--seed S]
         check each stored run against the checksum written with it, recompute N of them and compare
-        exactly; bad files are named, and the exit status is 1 if there are any
+        exactly; bad files are named, and the exit status is 1 if there are any. Without FIGURE: every
+        file under data/ against its checksum (a file without one is bad), nothing recomputed
     prune [--dry-run]
         remove stored runs of an older version of their kind (their code changed; no key can reach them)
     migrate [--dry-run]
@@ -157,10 +158,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
     the rounding another CPU can cause (`cache.REPRODUCE_RTOL`). Prints each bad file by name; exit status 1 if any."""
     if args.sample < 0:
         raise ConfigError(f"--sample must be an integer ≥ 0 (how many stored runs to recompute), got {args.sample}")
+    if args.figure is None:  # every stored file, whichever figure needs it: checksums only, nothing recomputed
+        n, bad = ResultCache().check_all()
+        for line in bad:
+            print(f"corrupt: {line}")
+        print(f"{n} stored files checked against their checksums: {n - len(bad)} intact, {len(bad)} bad")
+        return 1 if bad else 0
     fig = _figure(args.figure, args.scale)
     cache = ResultCache()
     runs = sorted({run_key(r): r for r in fig.runs()}.items())
-    stored, missing, bad, unchecked = [], 0, 0, 0
+    stored, missing, bad = [], 0, 0
     for _, run in runs:
         path = cache.path(run)
         if not path.exists():
@@ -172,7 +179,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
             bad += 1
             print(f"corrupt: {exc}")
             continue
-        unchecked += "checksum" not in json.loads(path.read_text())
         stored.append(run)
     sample = random.Random(args.seed).sample(stored, min(args.sample, len(stored)))
     differ = 0
@@ -183,8 +189,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if diff:
             differ += 1
             print(f"differs from its code: {cache.path(run)}: {'; '.join(diff[:3])}")
-    print(f"{args.figure} {args.scale}: {len(runs)} runs, {len(stored)} stored and readable "
-          f"({unchecked} written before checksums), {missing} missing, {bad} corrupt; "
+    print(f"{args.figure} {args.scale}: {len(runs)} runs, {len(stored)} stored and readable, "
+          f"{missing} missing, {bad} corrupt; "
           f"recomputed {len(sample)}: {len(sample) - differ} identical (or within another CPU's rounding), {differ} differ")
     return 1 if bad or differ else 0
 
@@ -241,7 +247,8 @@ def main(argv: list[str] | None = None) -> int:
                             ("clear", cmd_clear, "remove a figure's cached runs"),
                             ("verify", cmd_verify, "check stored runs against their checksums and recompute a sample")]:
         p = sub.add_parser(verb, help=help_)
-        p.add_argument("figure")
+        p.add_argument("figure", nargs="?" if verb == "verify" else None,
+                       help="a figure name" + ("; without one, verify checks every stored file's checksum" if verb == "verify" else ""))
         p.add_argument("--scale", default="cpu", help=f"one of {SCALES[1:]}")
         p.set_defaults(fn=fn)
         if verb == "verify":

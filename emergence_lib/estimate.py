@@ -20,7 +20,7 @@ import pandas as pd
 
 from .cache import run_key
 from .configs import TransformerRecallConfig, TransformerRegressionConfig
-from .figures.paper import PAPER
+from .paper import PAPER
 from .runs import runner_for
 
 TIMED_STEPS = 20  # no plateau ends this early; one evaluation a decade keeps evaluations out of the timing

@@ -15,8 +15,11 @@ from __future__ import annotations
 import importlib.util
 import multiprocessing
 import os
+import re
+import sys
 import threading
 import time
+import warnings
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
@@ -51,6 +54,21 @@ def _exit_with_parent(parent_pid: int, every_s: float = 0.5) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def unguarded_main_script() -> str | None:
+    """The path of ``__main__`` when it is a script without a ``__name__ == "__main__"`` guard (spawned workers
+    re-import it, and would run its top level again); None in a notebook, a REPL, ``python -m`` or a guarded script."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if not path or getattr(main, "__spec__", None) is not None or not os.path.isfile(path):
+        return None
+    try:
+        source = open(path, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    guarded = re.search(r"""__name__\s*==\s*["']__main__["']""", source)
+    return None if guarded else path
 
 
 def check_executor(executor: str, workers: int | None = None) -> None:
@@ -94,6 +112,12 @@ def run_chunks(
 ) -> Iterator[tuple[int, list[RunResult]]]:
     """Yield (chunk index, results) as chunks finish, in any order."""
     check_executor(executor, workers)
+    if not chunks:  # nothing missing: start no pool and no cluster
+        return
+    if executor == "local" and len(chunks) > 1 and unguarded_main_script():
+        warnings.warn(f"{unguarded_main_script()} has no `if __name__ == \"__main__\":` guard, which a process pool "
+                      "needs (its workers re-import the script): running serially instead", stacklevel=2)
+        executor = "serial"
     if executor == "serial" or (executor == "local" and len(chunks) <= 1):
         for i, (kind, configs) in enumerate(chunks):
             yield i, run_chunk(kind, configs, device, None)

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .cache import RESULTS_FORMAT_VERSION, CacheError, ResultCache, content_checksum
+import numpy as np
+
+from .cache import RESULTS_FORMAT_VERSION, CacheError, ResultCache, RunResult, content_checksum, run_key
 from .configs import TransformerRecallConfig, config_from_stored
 
 
@@ -85,3 +87,43 @@ def migrate(root: Path | str | None = None, dry_run: bool = False,
                 raise CacheError(f"migrated file {new_path} does not load")
             old_path.unlink()
     return moved
+
+
+def add_missing_checksums(root: Path | str | None = None, recompute: tuple[str, ...] = (),
+                          dry_run: bool = False) -> dict[str, list[Path]]:
+    """One-off: give every stored file written before checksums existed the checksum of its content, so that
+    `ResultCache.load` can refuse any file without one. Files of the kinds in ``recompute`` are recomputed first
+    (on the CPU, alone) and blessed only if the fresh result equals the stored one (exactly on a machine like the
+    one that stored it, else to `cache.REPRODUCE_RTOL`); the others are blessed from their content, which is then
+    frozen as it is. Each file's ``meta.checksum_from`` says which. Returns paths by how they were treated:
+    ``recomputed``, ``content`` and ``differ`` (recomputed but not equal: left without a checksum, to be looked at)."""
+    from .cache import differences, reproduce_rtol
+    from .runs import runner_for
+
+    cache = ResultCache(root)
+    out: dict[str, list[Path]] = {"recomputed": [], "content": [], "differ": []}
+    for path in sorted(cache.root.glob("*/*.json")):
+        record = json.loads(path.read_text())
+        if "checksum" in record:
+            continue
+        kind = record["kind"]
+        how = "content"
+        if kind in recompute:
+            config = config_from_stored(kind, record["config"])
+            stored = RunResult(summary=dict(record["summary"]),
+                               curve={k: np.asarray(v, dtype=float) for k, v in record["curve"].items()})
+            (fresh,) = runner_for(kind)([config], device="cpu")
+            if run_key(config) != path.stem or differences(stored, fresh, rtol=reproduce_rtol(kind, record.get("meta", {}))):
+                out["differ"].append(path)
+                continue
+            how = "recomputed"
+        out[how].append(path)
+        if dry_run:
+            continue
+        meta = dict(record.get("meta", {}), checksum_from="recomputed and identical" if how == "recomputed"
+                    else "its content when checksums were made mandatory (not recomputed)")
+        fresh_record = dict(record, checksum=content_checksum(record["summary"], record["curve"]), meta=meta)
+        tmp = path.with_name(f".{path.stem}.checksumming")
+        tmp.write_text(json.dumps(fresh_record, allow_nan=True))
+        os.replace(tmp, path)
+    return out

@@ -200,6 +200,11 @@ def train_ensemble(training: TaskTraining, configs: Sequence[Any], device: str, 
     records: dict[str, list[np.ndarray]] = {}
     crossed_at = np.full(E, np.nan)  # first evaluation step at or past the threshold
     diverged = np.zeros(E, dtype=bool)
+    # Per member: how many evaluations it records and the step it stops at. A member that stops before the others
+    # keeps training with them (its weights, data and optimiser state are its own, so the others are unaffected),
+    # but its record ends where it would have ended alone: batched runs equal runs alone.
+    n_evals = np.zeros(E, dtype=int)
+    stopped_at = np.full(E, -1)
     step = 0
     for step in range(c.max_steps + 1):
         if step in schedule:
@@ -212,10 +217,13 @@ def train_ensemble(training: TaskTraining, configs: Sequence[Any], device: str, 
                 # A trigger watches a scalar: the largest head of an attention recording.
                 diversity.observe(step, {k: v if v.ndim == 1 else v.max(axis=(1, 2)) for k, v in now.items()})
                 records.setdefault("repetition_fraction", []).append(diversity.fractions(step))
-            diverged |= ~training.finite(now)
-            crossed_at[np.isnan(crossed_at) & training.crossed(now)] = step
+            running = stopped_at < 0
+            diverged |= running & ~training.finite(now)
+            crossed_at[running & np.isnan(crossed_at) & training.crossed(now)] = step
             stop = c.stop_factor is not None and (~np.isnan(crossed_at) & (step >= c.stop_factor * crossed_at))
-            if (diverged | stop).all():
+            n_evals[running] = len(steps)
+            stopped_at[running & (diverged | stop)] = step
+            if (stopped_at >= 0).all():
                 break
         if step == c.max_steps:
             break
@@ -223,20 +231,23 @@ def train_ensemble(training: TaskTraining, configs: Sequence[Any], device: str, 
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
+    stopped_at[stopped_at < 0] = step  # ran to max_steps
 
     seconds = (time.perf_counter() - t0) / E
     results = []
     for e in range(E):
-        curve: dict[str, np.ndarray] = {"step": np.array(steps, dtype=float)}
-        recorded = {k: np.stack([r[e] for r in v]) for k, v in records.items()}
+        n = n_evals[e]
+        curve: dict[str, np.ndarray] = {"step": np.array(steps[:n], dtype=float)}
+        recorded = {k: np.stack([r[e] for r in v[:n]]) for k, v in records.items()}
         curve |= {k: v for k, v in recorded.items() if v.ndim == 1}  # losses, accuracies, repetition_fraction
         for k, v in recorded.items():
             if v.ndim == 3:  # (n_evals, layers, heads)
                 curve |= attention.to_columns(k, v)
-        summary = training.summary(curve, bool(diverged[e]), {"steps_run": int(step), "seconds": seconds,
+        summary = training.summary(curve, bool(diverged[e]), {"steps_run": int(stopped_at[e]), "seconds": seconds,
                                                                "device": training.device})
-        if diversity.active:
-            summary["switched_at"] = diversity.switched_at(e)
+        if diversity.active:  # a trigger that fired after this member stopped would never have fired alone
+            fired = diversity.switched_at(e)
+            summary["switched_at"] = float("nan") if fired > stopped_at[e] else fired
         results.append(RunResult(summary=summary, curve=curve))
     return results
 

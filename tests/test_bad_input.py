@@ -179,3 +179,65 @@ def test_migrate_names_a_record_without_its_summary(data_dir, capsys):
     folder.mkdir(parents=True)
     (folder / ("0" * 20 + ".json")).write_text(json.dumps({"config": {}, "curve": {}}))
     _one_line_exit_2(capsys, ["migrate"], "no summary")
+
+
+def test_long_work_on_a_cpu_is_refused_wherever_it_starts(data_dir, monkeypatch):
+    """Figure.run (what a chapter and a script call) at the paper scales on a CPU: an estimate from every shape,
+    then a refusal naming how to say yes and the cheap scale; confirm_cost or confirm_long_work lets it start."""
+    import emergence_lib.estimate as estimate_module
+    import emergence_lib.figures.base as base
+    from emergence_lib.figures import Figure3, confirm_long_work
+
+    monkeypatch.setattr(estimate_module, "step_seconds",
+                        lambda runs, timer=None: {estimate_module.shape_of(r): 0.2 for r in runs})
+    for scale in ("paper", "paper_cpu"):
+        with pytest.raises(ConfigError, match=r"CPU-hours.*confirm_cost True.*-p scale cpu"):
+            Figure3(scale=scale).run(device="cpu", progress=False)
+    assert not list(data_dir.rglob("*.json")), "nothing trained before the user agreed"
+    started = []
+    monkeypatch.setattr(base, "run_sweep", lambda runs, *a, **k: started.append(len(runs)))
+    Figure3(scale="paper_cpu").run(device="cpu", progress=False, confirm_cost=True)
+    assert started
+    confirm_long_work(True)
+    try:
+        Figure3(scale="paper").run(device="cpu", progress=False)
+    finally:
+        confirm_long_work(False)
+    with pytest.raises(ConfigError, match="confirm_cost must be True or False"):
+        confirm_long_work("yes")
+
+
+def test_every_chapter_passes_its_confirm_cost_to_the_guard():
+    import json
+    from pathlib import Path
+
+    for path in sorted((Path(__file__).resolve().parent.parent / "chapters").glob("*.ipynb")):
+        if path.stem == "scoreboard":
+            continue
+        nb = json.loads(path.read_text())
+        params = "".join(next(c["source"] for c in nb["cells"] if "parameters" in c["metadata"].get("tags", [])))
+        code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+        assert "confirm_cost = False" in params and "confirm_long_work(confirm_cost)" in code, path.name
+
+
+def test_smoke_runs_never_go_into_data(monkeypatch):
+    from emergence_lib.cache import default_data_dir
+    from emergence_lib.figures import cache_for
+
+    for where in (default_data_dir(), default_data_dir() / "sub"):
+        monkeypatch.setenv("EMERGENCE_SMOKE_CACHE", str(where))
+        with pytest.raises(ConfigError, match="never stored there"):
+            cache_for("smoke")
+
+
+def test_a_figure_checks_every_sweep_is_writable_before_the_first_computes(data_dir):
+    """A later sweep that cannot be stored used to fail after an earlier one had been computed and stored."""
+    from emergence_lib.cache import CacheError
+    from emergence_lib.figures import Figure1
+
+    fig = Figure1(scale="cpu")
+    last = list(fig.sweeps().values())[-1][0]
+    ResultCache(data_dir).path(last).mkdir(parents=True)  # a folder where the last sweep's first run belongs
+    with pytest.raises(CacheError, match="a folder stands there; nothing was computed"):
+        fig.run(progress=False)
+    assert not [p for p in data_dir.rglob("*.json") if p.is_file()], "no sweep computed before the check"

@@ -68,3 +68,49 @@ def test_plateaus_can_be_reread_from_another_recorded_loss():
     train = plateaus_from_curves(res, "train_loss", 0.1)
     assert train.loc[0, "plateau_length"] == same.loc[0, "plateau_length"]  # p = 0: no separate training loss
     assert train["reached"].all()
+
+
+def test_the_readme_library_example_runs_as_a_script_with_and_without_its_guard(tmp_path):
+    """The README's example, copied from the README, as a script in a fresh folder with an empty store: with the
+    guard it uses the process pool; without it (a user's first try) it falls back to one run after another, with a
+    warning, instead of multiprocessing's bootstrapping error."""
+    import os
+    import re
+    import subprocess
+    import sys
+    import textwrap
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = re.search(r"## Using the library\n\n```python\n(.*?)```", readme, re.S).group(1)
+    guarded = tmp_path / "guarded.py"
+    guarded.write_text(block)
+    body = block.split('if __name__ == "__main__":', 1)[1].split("\n", 1)[1]
+    unguarded = tmp_path / "unguarded.py"
+    unguarded.write_text(block.split("if __name__")[0] + textwrap.dedent(body))
+    # A sweep of several chunks (70 flows: two chunks of at most 64), which needs the pool.
+    pooled = tmp_path / "pooled.py"
+    pooled.write_text("from emergence_lib.configs import ToyFlowConfig\nfrom emergence_lib.sweep import run_sweep\n"
+                      "r = run_sweep([ToyFlowConfig(T=8 + i, d=4) for i in range(70)], None, progress=False)\n"
+                      "print(len(r.summary), 'runs')\n")
+    for script, warned in ((guarded, False), (unguarded, False), (pooled, True)):
+        env = dict(os.environ, EMERGENCE_DATA_DIR=str(tmp_path / f"data_{script.stem}"), OMP_NUM_THREADS="1")
+        done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert "·" in done.stdout or "70 runs" in done.stdout, done.stdout
+        assert ("no `if __name__" in done.stderr) == warned, done.stderr[-2000:]
+
+
+def test_every_benchmark_runs_at_tiny_sizes():
+    """`make bench` runs these scripts; a grid that changed shape (a dict became a dataclass) broke one unseen."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    for script in sorted((root / "bench").glob("*.py")):
+        done = subprocess.run([sys.executable, str(script), "--tiny"], cwd=root, capture_output=True, text=True,
+                              timeout=600, env=dict(os.environ, OMP_NUM_THREADS="1"))
+        assert done.returncode == 0, (script.name, done.stderr[-2000:])
+        assert "x" in done.stdout, (script.name, done.stdout)  # every benchmark prints its ratios

@@ -131,7 +131,7 @@ def test_verify_names_a_tampered_file_and_a_result_of_other_code(data_dir, capsy
     assert cli(["run", "figure6", "--executor", "serial", "--device", "cpu"]) == 0
     capsys.readouterr()
     assert cli(["verify", "figure6", "--sample", "1"]) == 0
-    assert "1 stored and readable (0 written before checksums), 0 missing, 0 corrupt; recomputed 1: 1 identical" in capsys.readouterr().out
+    assert "1 stored and readable, 0 missing, 0 corrupt; recomputed 1: 1 identical" in capsys.readouterr().out
 
     path = ResultCache().path(Figure6(scale="cpu").runs()[0])
     record = json.loads(path.read_text())
@@ -147,6 +147,20 @@ def test_verify_names_a_tampered_file_and_a_result_of_other_code(data_dir, capsy
     assert cli(["verify", "figure6", "--sample", "1"]) == 1
     out = capsys.readouterr().out
     assert f"differs from its code: {path}: summary plateau_length" in out and "1 differ" in out
+
+    # The issue-29 tamper: change a value and delete the checksum. The file is refused, by the figure's verify,
+    # by verify over every file, and by the chapter's reader.
+    del record["checksum"]
+    path.write_text(json.dumps(record))
+    assert cli(["verify", "figure6", "--sample", "0"]) == 1
+    assert "carries no checksum" in capsys.readouterr().out
+    assert cli(["verify"]) == 1
+    out = capsys.readouterr().out
+    assert f"corrupt: {path}" in out and "no checksum" in out and "1 bad" in out
+    from emergence_lib.cache import CacheError
+
+    with pytest.raises(CacheError, match="no checksum"):
+        ResultCache().load(Figure6(scale="cpu").runs()[0])
 
 
 def test_prune_removes_only_runs_of_an_older_version_of_their_kind(data_dir, capsys):

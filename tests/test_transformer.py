@@ -88,6 +88,24 @@ def test_ensemble_members_train_as_they_would_alone():
 
 
 @pytest.mark.integration  # trains to emergence: seconds, not milliseconds
+def test_batched_seeds_that_stop_at_different_steps_record_as_they_would_alone():
+    """On a GPU a configuration's seeds train as one batch, which runs until the last seed stops. Each seed's
+    record must still end where it would alone: its steps_run, its curve and its final loss."""
+    base = TransformerRegressionConfig(T=8, d=2, **TINY)
+    seeds = (0, 1, 2)
+    together = train_regression([dataclasses.replace(base, seed=s) for s in seeds])
+    alone = [train_regression([dataclasses.replace(base, seed=s)])[0] for s in seeds]
+    steps = [r.summary["steps_run"] for r in alone]
+    assert len(set(steps)) > 1, f"the test needs seeds that stop at different steps, got {steps}"
+    for t, a in zip(together, alone):
+        assert t.summary["steps_run"] == a.summary["steps_run"]
+        np.testing.assert_array_equal(t.curve["step"], a.curve["step"])
+        np.testing.assert_allclose(t.curve["loss_no_repetition"], a.curve["loss_no_repetition"], rtol=1e-4)
+        assert t.summary["final_loss"] == pytest.approx(a.summary["final_loss"], rel=1e-4)
+        assert t.summary["plateau_length"] == pytest.approx(a.summary["plateau_length"], rel=1e-3)
+
+
+@pytest.mark.integration  # trains to emergence: seconds, not milliseconds
 def test_a_tiny_run_crosses_the_threshold_and_stops_soon_after():
     (r,) = train_regression([TransformerRegressionConfig(T=8, d=2, **TINY)])
     s = r.summary

@@ -16,7 +16,7 @@ Nothing in this package imports the analysis modules (`tables`, `beyond`, `predi
 
 from __future__ import annotations
 
-from .base import PLATEAU_PPD, SMOKE_CACHE_ENV, FigureConfig, ScaledFigure, cache_for
+from .base import PLATEAU_PPD, SMOKE_CACHE_ENV, FigureConfig, ScaledFigure, cache_for, confirm_long_work
 from .ablations import ABLATION_GRIDS, TASK_VARIANTS, Figure13, Figure14, Figure15
 from .beyond import HELD_OUT, STEERING_GRIDS, Prediction, Steering
 from .followup import FOLLOWUP_GRIDS, HEAD_PROTOCOLS, FollowUp

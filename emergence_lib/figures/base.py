@@ -19,13 +19,27 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Mapping, Sequence
 
-from ..cache import OnCorrupt, ResultCache
+from ..cache import OnCorrupt, ResultCache, default_data_dir, run_key
 from ..configs import SCALES, ConfigError, Scale, check_int, check_probability, check_scale, normalise
+from ..devices import resolve_device
+from ..estimate import estimate
 from ..sweep import SweepResult, run_sweep
 
 SMOKE_CACHE_ENV = "EMERGENCE_SMOKE_CACHE"
+# Above this many expected CPU-hours, the paper_cpu and paper scales ask before training on a CPU.
+LONG_WORK_HOURS = 1.0
+_CONFIRMED = {"long_work": False}
+
+
+def confirm_long_work(yes: bool) -> None:
+    """Say, for this process, whether long work on a CPU may start without asking again (a chapter's
+    ``confirm_cost`` parameter calls this)."""
+    if not isinstance(yes, bool):
+        raise ConfigError(f"confirm_cost must be True or False, got {yes!r}")
+    _CONFIRMED["long_work"] = yes
 
 # Recording density (points per decade of time) of runs that only feed plateau
 # lengths: the crossing is located by re-integration (`toy.refined_plateau_length`),
@@ -43,6 +57,12 @@ def cache_for(scale: str, on_corrupt: OnCorrupt = "raise") -> ResultCache | None
         raise ConfigError(f"on_corrupt must be 'raise' or 'recompute', got {on_corrupt!r}")
     if scale == "smoke":
         scratch = os.environ.get(SMOKE_CACHE_ENV)
+        if scratch:
+            data = default_data_dir().resolve()
+            where = Path(scratch).resolve()
+            if where == data or data in where.parents:
+                raise ConfigError(f"${SMOKE_CACHE_ENV}={scratch} is the book's data/ (or inside it): smoke runs are "
+                                  "never stored there; name a scratch folder")
         return ResultCache(scratch, on_corrupt=on_corrupt) if scratch else None
     return ResultCache(on_corrupt=on_corrupt)
 
@@ -89,15 +109,38 @@ class FigureConfig:
         """Every run the figure needs."""
         return [r for runs in self.sweeps().values() for r in runs]
 
-    def run(self, progress: bool = True, device: str = "cpu") -> dict[str, SweepResult]:
-        """Results of every sweep, from the scale's cache where present; missing runs train on ``device``."""
+    def run(self, progress: bool = True, device: str = "cpu", confirm_cost: bool = False) -> dict[str, SweepResult]:
+        """Results of every sweep, from the scale's cache where present; missing runs train on ``device``.
+
+        At the paper_cpu and paper scales on a machine without a GPU, missing Transformer runs are first estimated
+        (`estimate`: every distinct shape timed) and refused above `LONG_WORK_HOURS` unless ``confirm_cost`` (or
+        `confirm_long_work`) says yes: the same guard wherever the work starts (a chapter under papermill, a script)."""
         cache = cache_for(self.scale)
+        if cache is not None:  # every sweep's missing runs can be stored, before the first sweep computes
+            cache.check_writable([r for r in self.runs() if not cache.path(r).is_file()])
+        self._guard_long_work(cache, device, confirm_cost)
         # Smoke runs take milliseconds: starting a process pool (and torch in each worker) would cost more.
         executor = "serial" if self.scale == "smoke" else "local"
         return {
             key: run_sweep(runs, cache, progress=progress, desc=f"{self.name} {key}", device=device, executor=executor)
             for key, runs in self.sweeps().items()
         }
+
+    def _guard_long_work(self, cache: ResultCache | None, device: str, confirm_cost: bool) -> None:
+        if self.scale not in ("paper_cpu", "paper") or cache is None or confirm_cost or _CONFIRMED["long_work"]:
+            return
+        if resolve_device(device) != "cpu":
+            return
+        missing = [r for r in {run_key(r): r for r in self.runs()}.values()
+                   if r.kind in ("transformer_regression", "transformer_recall") and not cache.path(r).exists()]
+        if not missing:
+            return
+        est = estimate(missing)
+        if est.expected_hours > LONG_WORK_HOURS:
+            raise ConfigError(
+                f"{self.name} at scale {self.scale!r} on a machine without a GPU: {est.describe()}. Say yes with "
+                f"-p confirm_cost True (a chapter), run(confirm_cost=True) (Python) or `python -m emergence_lib run "
+                f"FIGURE --scale {self.scale}`; or run the cheap scale instead: -p scale cpu")
 
     def cached(self) -> tuple[dict[str, SweepResult], int, int]:
         """The sweeps' runs that the scale's cache holds, computing nothing: (results, runs cached, runs needed).
