@@ -214,8 +214,12 @@ class ResultCache:
             if not os.access(folder, os.W_OK):
                 raise CacheError(f"cannot write results under {folder} (not writable); nothing was computed")
         for c in configs:
-            if self.path(c).is_dir():
-                raise CacheError(f"cannot write {self.path(c)}: a folder stands there; nothing was computed")
+            path = self.path(c)
+            if path.is_dir():
+                raise CacheError(f"cannot write {path}: a folder stands there; nothing was computed")
+            if path.exists() and not os.access(path, os.W_OK):  # a corrupt file to recompute, which could not be replaced
+                raise CacheError(f"cannot replace {path}: it is read-only or immutable; delete it (or make it writable) "
+                                 "to recompute that run; nothing was computed")
 
     def load(self, config: Any) -> RunResult | None:
         """The cached result of ``config``, or None if absent (or corrupt and on_corrupt='recompute')."""

@@ -13,7 +13,9 @@
   level is in the fitted curve's own units (the linearisation underestimates
   the real gap near the crossing, where it has stopped holding), so it is
   calibrated on *other* runs of the same task: `calibrate_level`, used
-  leave-one-out by `early_warning_errors`.
+  leave-one-out by `blind_early_warning`, whose observation window closes when
+  the run's own gap first reaches a level: never at a fraction of its measured
+  crossing, which would hand the prediction its time scale.
 * `Prediction`: the held-out configurations that validate both, fixed here
   before any of them was run.
 """
@@ -190,39 +192,59 @@ def observed_gap(t: np.ndarray, gaps: np.ndarray, observed_until: float) -> np.n
     return gaps[:, int(np.argmax(gaps[seen[-1]]))] if len(seen) else gaps[:, 0]
 
 
-def early_warning_errors(runs: Sequence[tuple[np.ndarray, np.ndarray, float]], fractions: Sequence[float]) -> pd.DataFrame:
-    """Leave-one-out early warning over ``runs`` = (t, gap, measured crossing) each; gap is 1-D, or (n, heads)
-    (see `observed_gap`).
+def window_end(t: np.ndarray, gaps: np.ndarray, level: float) -> float:
+    """The first recorded time at which the observed gap (the largest head's, for several) reaches ``level``: an
+    observation window that an observer can close without knowing when the run will cross (NaN if never)."""
+    gaps = np.asarray(gaps, dtype=float)
+    top = gaps if gaps.ndim == 1 else np.nanmax(gaps, axis=1)
+    hit = np.flatnonzero((np.asarray(t) > 0) & (top >= level))
+    return float(np.asarray(t)[hit[0]]) if len(hit) else float("nan")
 
-    For each fraction f and run i: fit the growth on t ≤ f·crossing_i, calibrate the level on the *other* runs'
-    fits at the same f, and predict run i's crossing. One row per (fraction, run) with the prediction and the
-    log-error ln(predicted / measured) (NaN where the fit failed or did not grow)."""
+
+def blind_early_warning(runs: Sequence[tuple[np.ndarray, np.ndarray, float]], levels: Sequence[float],
+                        null_shift: int = 1) -> pd.DataFrame:
+    """Leave-one-out early warning whose windows never see the run's crossing.
+
+    For each window level g and run i: observe run i until its gap first reaches g (`window_end`), fit the growth
+    there, calibrate the crossing level on the *other* runs' fits and measured crossings (at the same g), and
+    predict run i's crossing. Run i's own measured crossing enters nothing that predicts it (a test changes it
+    and checks). The **null** gives run i the same window but the signal of run i + ``null_shift`` (mod n): if it
+    predicts as well, the window's length, not the signal, carries the prediction. One row per (level, run):
+    window end, measured, predicted, null predicted and their log-errors ln(predicted / measured)."""
     rows = []
-    for f in fractions:
-        fits = [fit_growth(t, observed_gap(t, g, f * cross), f * cross) if np.isfinite(cross) else None for t, g, cross in runs]
-        for i, (t, g, cross) in enumerate(runs):
+    n = len(runs)
+    for g in levels:
+        ends = [window_end(t, gaps, g) for t, gaps, _ in runs]
+        fits = [fit_growth(t, observed_gap(t, gaps, e), e) if np.isfinite(e) else None
+                for (t, gaps, _), e in zip(runs, ends)]
+        for i, (t, gaps, cross) in enumerate(runs):
             if not np.isfinite(cross):
                 continue
-            others = [fits[j] for j in range(len(runs)) if j != i]
-            crossings = [runs[j][2] for j in range(len(runs)) if j != i]
-            level = calibrate_level(others, crossings)
+            level = calibrate_level([fits[j] for j in range(n) if j != i], [runs[j][2] for j in range(n) if j != i])
             pred = fits[i].time_to(level) if fits[i] is not None and np.isfinite(level) else float("nan")
-            ok = np.isfinite(pred) and pred > 0
-            rows.append({"fraction observed": f, "run": i, "measured": cross, "predicted": pred if ok else np.nan,
-                         "log error": float(np.log(pred / cross)) if ok else np.nan,
-                         "growth rate": fits[i].rate if fits[i] is not None else np.nan})
-    return pd.DataFrame(rows)
+            tj, gj, _ = runs[(i + null_shift) % n]
+            null_fit = fit_growth(tj, observed_gap(tj, gj, ends[i]), ends[i]) if np.isfinite(ends[i]) else None
+            null = null_fit.time_to(level) if null_fit is not None and np.isfinite(level) else float("nan")
+            rows.append({"window level": g, "run": i, "window end": ends[i], "measured": cross,
+                         "predicted": pred if pred > 0 else np.nan, "null predicted": null if null > 0 else np.nan})
+    out = pd.DataFrame(rows, columns=["window level", "run", "window end", "measured", "predicted", "null predicted"])
+    for col, src in (("log error", "predicted"), ("null log error", "null predicted")):
+        out[col] = np.log(out[src].astype(float) / out["measured"].astype(float))
+    out["fraction observed"] = out["window end"] / out["measured"]  # read after the fact: never used to predict
+    return out
 
 
-def error_curve(errors: pd.DataFrame) -> pd.DataFrame:
-    """Per fraction observed: median |log error|, its 90th percentile and how many runs got a prediction."""
-    g = errors.groupby("fraction observed")
-    return pd.DataFrame({
-        "median |log error|": g["log error"].apply(lambda s: float(np.nanmedian(np.abs(s))) if s.notna().any() else np.nan),
-        "90th percentile": g["log error"].apply(lambda s: float(np.nanpercentile(np.abs(s), 90)) if s.notna().any() else np.nan),
-        "predicted": g["log error"].apply(lambda s: int(s.notna().sum())),
-        "runs": g["log error"].size(),
-    }).reset_index()
+def paired_median_gain(ours: np.ndarray, baseline: np.ndarray, n_boot: int = 2000, seed: int = 0) -> tuple[float, float, float]:
+    """median |baseline error| − median |our error| over runs with both, and its 95% bootstrap interval over runs
+    (resampled in pairs): above 0, ours predicts better. A run where ours made no prediction counts as an error of
+    ln 10 (a factor of 10 off), never as a success."""
+    a = np.where(np.isfinite(ours), np.abs(ours), np.log(10.0))
+    b = np.where(np.isfinite(baseline), np.abs(baseline), np.log(10.0))
+    gain = float(np.median(b) - np.median(a))
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(a), size=(n_boot, len(a)))
+    boot = np.median(b[idx], axis=1) - np.median(a[idx], axis=1)
+    return gain, float(np.percentile(boot, 2.5)), float(np.percentile(boot, 97.5))
 
 
 # ------------------------------------------------------------------ readers --
@@ -275,3 +297,15 @@ def _config_of(task: str, summary: pd.DataFrame, i: int, scale: str) -> Any:
         if run_key(c) == summary.loc[i, "run"]:
             return c
     raise KeyError(f"run {summary.loc[i, 'run']} is not one of the held-out {task} runs")
+
+
+def prior_log_errors(result: Any, configs: Sequence[Any], value: str, scale: str) -> np.ndarray:
+    """ln(prior / measured) per run of ``result`` (in `SweepResult.per_run` order, as the warning runs): the
+    prediction made before training (`predict_emergence`), the baseline an early warning has to beat."""
+    by_key = {run_key(c): c for c in configs}
+    out = []
+    for r, _ in result.per_run():
+        measured = float(r[value])
+        prior = predict_emergence(by_key[r["run"]], scale).value
+        out.append(np.log(prior / measured) if np.isfinite(measured) and prior > 0 else np.nan)
+    return np.array(out)

@@ -241,3 +241,20 @@ def test_a_figure_checks_every_sweep_is_writable_before_the_first_computes(data_
     with pytest.raises(CacheError, match="a folder stands there; nothing was computed"):
         fig.run(progress=False)
     assert not [p for p in data_dir.rglob("*.json") if p.is_file()], "no sweep computed before the check"
+
+
+def test_a_corrupt_file_that_cannot_be_replaced_is_refused_before_recomputing(data_dir, monkeypatch):
+    """Recomputing a corrupt, immutable file used to lose the recomputed result on save."""
+    import os
+
+    from emergence_lib.cache import CacheError
+
+    cache = ResultCache(data_dir, on_corrupt="recompute")
+    config = ToyFlowConfig(T=8, d=4)
+    path = cache.path(config)
+    path.parent.mkdir(parents=True)
+    path.write_text("{corrupt")
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: False if str(p) == str(path) and mode == os.W_OK else real(p, mode))
+    with pytest.raises(CacheError, match="read-only or immutable"):
+        cache.check_writable([config])

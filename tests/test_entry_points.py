@@ -71,29 +71,25 @@ def test_plateaus_can_be_reread_from_another_recorded_loss():
 
 
 def test_the_readme_library_example_runs_as_a_script_with_and_without_its_guard(tmp_path):
-    """The README's example, copied from the README, as a script in a fresh folder with an empty store: with the
-    guard it uses the process pool; without it (a user's first try) it falls back to one run after another, with a
-    warning, instead of multiprocessing's bootstrapping error."""
+    """The README's example, copied from the README, as a script in a fresh folder with an empty store; and a script
+    without the guard whose sweep needs the process pool (several chunks): it falls back to one run after another,
+    with a warning, instead of multiprocessing's bootstrapping error."""
     import os
     import re
     import subprocess
     import sys
-    import textwrap
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     block = re.search(r"## Using the library\n\n```python\n(.*?)```", readme, re.S).group(1)
     guarded = tmp_path / "guarded.py"
     guarded.write_text(block)
-    body = block.split('if __name__ == "__main__":', 1)[1].split("\n", 1)[1]
-    unguarded = tmp_path / "unguarded.py"
-    unguarded.write_text(block.split("if __name__")[0] + textwrap.dedent(body))
     # A sweep of several chunks (70 flows: two chunks of at most 64), which needs the pool.
     pooled = tmp_path / "pooled.py"
     pooled.write_text("from emergence_lib.configs import ToyFlowConfig\nfrom emergence_lib.sweep import run_sweep\n"
                       "r = run_sweep([ToyFlowConfig(T=8 + i, d=4) for i in range(70)], None, progress=False)\n"
                       "print(len(r.summary), 'runs')\n")
-    for script, warned in ((guarded, False), (unguarded, False), (pooled, True)):
+    for script, warned in ((guarded, False), (pooled, True)):
         env = dict(os.environ, EMERGENCE_DATA_DIR=str(tmp_path / f"data_{script.stem}"), OMP_NUM_THREADS="1")
         done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-2000:]

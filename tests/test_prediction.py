@@ -10,8 +10,8 @@ import pytest
 from emergence_lib.configs import ConfigError, ToyFlowConfig, ToyFullGDConfig, TransformerRegressionConfig
 from emergence_lib.metrics import fit_power_law
 from emergence_lib.figures import Prediction
-from emergence_lib.prediction import (calibrate_level, early_warning_errors, fit_growth, logit_gap,
-                                      observed_gap, predict_emergence)
+from emergence_lib.prediction import (blind_early_warning, calibrate_level, fit_growth, logit_gap, observed_gap,
+                                      paired_median_gain, predict_emergence, window_end)
 from emergence_lib.toy import attention
 
 
@@ -23,13 +23,47 @@ def test_fit_growth_recovers_amplitude_and_rate():
     assert fit_growth(t, t * 0, observed_until=0.105) is None  # too few points (2)
 
 
-def test_early_warning_is_exact_when_every_run_crosses_at_the_same_level_of_its_growth():
+def _growth_runs(rates=(0.001, 0.002, 0.004, 0.008), at=2.0):
     runs = []
-    for lam in (0.001, 0.002, 0.004, 0.008):
+    for lam in rates:
         t = np.geomspace(0.1, 3 / lam, 400)
-        runs.append((t, np.cosh(lam * t) - 1, float(np.arccosh(1 + 2.0) / lam)))  # crossing where the growth reaches 2
-    errors = early_warning_errors(runs, (0.3, 0.6))
+        runs.append((t, np.cosh(lam * t) - 1, float(np.arccosh(1 + at) / lam)))  # crossing where the growth reaches ``at``
+    return runs
+
+
+def test_early_warning_is_exact_when_every_run_crosses_at_the_same_level_of_its_growth():
+    errors = blind_early_warning(_growth_runs(), (0.5, 1.0))
     assert errors["log error"].abs().max() < 0.02
+    # The null (another run's signal in this run's window) predicts the other run's time scale: far off here.
+    assert errors["null log error"].abs().min() > 0.3
+
+
+def test_a_runs_own_crossing_never_enters_its_prediction():
+    """Issue 25: the window was a fraction of the measured crossing, which handed the prediction its time scale."""
+    runs = _growth_runs()
+    before = blind_early_warning(runs, (1.0,))
+    t, g, cross = runs[1]
+    changed = runs[:1] + [(t, g, 3.0 * cross)] + runs[2:]
+    after = blind_early_warning(changed, (1.0,))
+    assert after.loc[1, "predicted"] == before.loc[1, "predicted"]
+    assert after.loc[1, "window end"] == before.loc[1, "window end"]
+    assert after.loc[1, "log error"] != before.loc[1, "log error"]  # only the score moves
+
+
+def test_the_window_closes_on_the_signal_not_on_the_clock():
+    t = np.arange(10.0)
+    assert window_end(t, np.where(t >= 4, 2.0, 0.0), 1.0) == 4.0
+    assert window_end(t, np.stack([t * 0, np.where(t >= 6, 3.0, 0.0)], 1), 1.0) == 6.0  # the largest head
+    assert np.isnan(window_end(t, t * 0, 1.0))
+
+
+def test_paired_median_gain_says_who_predicts_better():
+    ours, base = np.array([0.01, 0.02, 0.03, 0.02]), np.array([0.5, 0.4, 0.6, 0.5])
+    gain, lo, hi = paired_median_gain(ours, base)
+    assert gain == pytest.approx(0.5 - 0.02) and lo > 0
+    gain, lo, hi = paired_median_gain(base, ours)
+    assert gain < 0 and hi < 0
+    assert paired_median_gain(np.array([np.nan, np.nan]), np.array([0.5, 0.5]))[0] < 0, "no prediction is no success"
 
 
 def test_the_level_is_calibrated_on_the_other_runs_only():

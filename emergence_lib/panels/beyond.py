@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .. import beyond, claims, figures, plotting, prediction
+from ..configs import ToyFlowConfig
 from ..figures.beyond import SteeringGrid
 from ..report import glue_figure, glue_number, glue_text
 from ..sweep import SweepResult, run_sweep
@@ -249,37 +250,67 @@ def held_out(results: Results, held_out: figures.Prediction, scale: str) -> Simp
     return SimpleNamespace(table=table, transformers=transformers, checked=checked)
 
 
+WINDOW_LEVELS = (0.5, 1.0, 2.0)  # logit-gap units: the observer stops watching when the gap first reaches one
+JUDGED_LEVEL = 1.0  # the window the registry's early-warning claims are judged at
+
+
 def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepResult, recall_lr: float,
                   scale: str) -> SimpleNamespace:
-    """The early warning's error against the fraction of a run observed, per task, and one recall run where it
-    breaks: its attention gap and the growth fitted on three windows (glued: warning_fig, ew_*)."""
-    checked = []
-    fractions = (0.2, 0.3, 0.4, 0.5, 0.6, 0.8)
+    """The early warning with windows that never see the crossing: a run is observed until its attention gap first
+    reaches a level; its error against two baselines, the prior (the law or the flow, before training) and the
+    null (the same window, another run's signal); one recall run and its fitted growth (glued: warning_fig, ew_*)."""
     warning_runs = {
         "toy": prediction.toy_warning_runs(toy_flows),
         "recall": prediction.attention_warning_runs(recall_runs, "attn_query_to_value", "emergence_step"),
         "regression": prediction.attention_warning_runs(results["regression"], "attn_relevant", "plateau_length"),
     }
-    errors = {task: prediction.early_warning_errors(runs, fractions) for task, runs in warning_runs.items()}
-    curves = pd.concat([prediction.error_curve(e).assign(task=task) for task, e in errors.items()], ignore_index=True)
+    figure4 = figures.Figure4(scale=scale).sweeps()["grid"]
+    toy_configs = [ToyFlowConfig(T=int(r["T"]), d=int(r["d"])) for r, _ in toy_flows.per_run()]
+    priors = {
+        "toy": np.array([np.log(prediction.predict_emergence(c, scale).value / float(r["plateau_length"]))
+                         for c, (r, _) in zip(toy_configs, toy_flows.per_run())]),
+        "recall": prediction.prior_log_errors(recall_runs, figure4, "emergence_step", scale),
+        "regression": prediction.prior_log_errors(results["regression"], figures.Prediction(scale=scale).sweeps()["regression"],
+                                                  "plateau_length", scale),
+    }
+    errors = {task: prediction.blind_early_warning(runs, WINDOW_LEVELS) for task, runs in warning_runs.items()}
+    rows = []
+    for task, e in errors.items():
+        for g, by in e.groupby("window level"):
+            prior = priors[task][by["run"].to_numpy()]
+            gain_prior = prediction.paired_median_gain(by["log error"].to_numpy(), prior)
+            gain_null = prediction.paired_median_gain(by["log error"].to_numpy(), by["null log error"].to_numpy())
+            rows.append({"task": task, "window level": g, "runs": len(by),
+                         "median fraction observed": float(np.nanmedian(by["fraction observed"])),
+                         "early warning": float(np.nanmedian(np.abs(by["log error"]))),
+                         "prior": float(np.nanmedian(np.abs(prior))),
+                         "null": float(np.nanmedian(np.abs(by["null log error"]))),
+                         "gain over prior": gain_prior[0], "gain over prior low": gain_prior[1], "gain over prior high": gain_prior[2],
+                         "gain over null": gain_null[0], "gain over null low": gain_null[1], "gain over null high": gain_null[2]})
+    table = pd.DataFrame(rows)
 
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.4))
-    for task, g in curves.groupby("task", sort=False):
-        axes[0].plot(g["fraction observed"], g["median |log error|"], "o-", color=TASK_COLORS[task], label=task)
-        axes[0].fill_between(g["fraction observed"], 0, g["90th percentile"], color=TASK_COLORS[task], alpha=0.12)
-    axes[0].axhline(np.log(1.25), color="0.5", ls=":", lw=1, label="a factor 1.25")
-    axes[0].set(yscale="log", xlabel="fraction of the run observed", ylabel="|ln(predicted / measured)|")
-    axes[0].legend(fontsize=10)
-    # Where it breaks: one recall run, its gap and the growth fitted on three windows.
+    for task, g in table.groupby("task", sort=False):
+        color = TASK_COLORS[task]
+        axes[0].plot(g["window level"], g["early warning"], "o-", color=color, label=f"{task}: early warning")
+        axes[0].plot(g["window level"], g["null"], "x:", color=color, label=f"{task}: null (another run's signal)")
+        axes[0].axhline(float(g["prior"].iloc[0]) if float(g["prior"].iloc[0]) > 0 else 1e-4, color=color, lw=1, ls="--")
+    axes[0].set(yscale="log", xscale="log", xlabel="window: observed until the gap first reaches",
+                ylabel="median |ln(predicted / measured)|")
+    axes[0].set_title("dashed: the prior (law or flow), before training", fontsize=10)
+    axes[0].legend(fontsize=8)
     t, gaps, cross = max(warning_runs["recall"], key=lambda r: r[2] if np.isfinite(r[2]) else 0)
-    for f, style in zip((0.2, 0.5, 0.8), (":", "--", "-")):
-        gap = prediction.observed_gap(t, gaps, f * cross)
-        fit = prediction.fit_growth(t, gap, f * cross)
-        if f == 0.8:
-            axes[1].plot(t, gap, color="k", lw=1.5, label="recorded gap (head largest at 80%)")
+    for g, style in zip(WINDOW_LEVELS, (":", "--", "-")):
+        end = prediction.window_end(t, gaps, g)
+        if not np.isfinite(end):
+            continue
+        gap = prediction.observed_gap(t, gaps, end)
+        fit = prediction.fit_growth(t, gap, end)
+        if g == WINDOW_LEVELS[-1]:
+            axes[1].plot(t, gap, color="k", lw=1.5, label="recorded gap")
         if fit is not None:
             tt = np.linspace(0, 1.5 * cross, 300)
-            axes[1].plot(tt, fit.gap(tt), style, color=TASK_COLORS["recall"], label=f"fit on the first {f:.0%}")
+            axes[1].plot(tt, fit.gap(tt), style, color=TASK_COLORS["recall"], label=f"fit until the gap reaches {g:g}")
     axes[1].axvline(cross, color="0.5", lw=0.8)
     axes[1].set(xlim=(0, 1.5 * cross), ylim=(-0.5, max(3.0, float(np.nanmax(gaps)) * 1.1)), xlabel="step",
                 ylabel="logit gap of the attention")
@@ -288,16 +319,21 @@ def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepRe
     fig.tight_layout()
     glue_figure("warning_fig", fig)
 
-    at = curves.set_index(["task", "fraction observed"])["median |log error|"]
+    at = table.set_index(["task", "window level"])
+    for task, short in (("toy", "toy"), ("recall", "recall"), ("regression", "reg")):
+        row = at.loc[(task, JUDGED_LEVEL)]
+        for col, name, fmt in (("early warning", "ew", ".3f"), ("prior", "prior", ".3f"), ("null", "null", ".3f"),
+                               ("median fraction observed", "frac", ".2f")):
+            glue_number(f"ew_{short}_{name}", row[col], fmt)
     for name, value, fmt in [("ew_toy_n", len(warning_runs["toy"]), "d"), ("ew_recall_n", len(warning_runs["recall"]), "d"),
                              ("ew_reg_n", len(warning_runs["regression"]), "d"), ("ew_recall_lr", recall_lr, "g"),
-                             ("ew_toy_20", at[("toy", 0.2)], ".3f"), ("ew_recall_50", at[("recall", 0.5)], ".2f"),
-                             ("ew_recall_80", at[("recall", 0.8)], ".2f"), ("ew_reg_50", at[("regression", 0.5)], ".2f"),
-                             ("ew_reg_80", at[("regression", 0.8)], ".2f"), ("ew_recall_cross", cross, ",.0f"),
-                             ("ew_recall_20", at[("recall", 0.2)], ".2f"), ("ew_recall_20_factor", np.exp(at[("recall", 0.2)]), ".2f"),
-                             ("ew_reg_50_p90", curves.set_index(["task", "fraction observed"])["90th percentile"][("regression", 0.5)], ".2f")]:
+                             ("ew_recall_cross", cross, ",.0f"), ("ew_level", JUDGED_LEVEL, "g")]:
         glue_number(name, value, fmt)
-    checked += [claims.record("prediction.early_warning_toy", at[("toy", 0.2)], scale),
-                claims.record("prediction.early_warning_recall", at[("recall", 0.5)], scale),
-                claims.record("prediction.early_warning_regression", at[("regression", 0.5)], scale)]
-    return SimpleNamespace(curves=curves, checked=checked)
+    checked = []
+    for task in ("toy", "recall", "regression"):
+        row = at.loc[(task, JUDGED_LEVEL)]
+        # Judged against the better of the two baselines: the smaller of the two gains, with its interval.
+        which = "prior" if row["gain over prior"] <= row["gain over null"] else "null"
+        checked.append(claims.record(f"prediction.early_warning_{task}", row[f"gain over {which}"], scale,
+                                     interval=(row[f"gain over {which} low"], row[f"gain over {which} high"])))
+    return SimpleNamespace(curves=table, errors=errors, checked=checked)
