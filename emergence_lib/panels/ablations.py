@@ -71,7 +71,9 @@ def figure13_ratios(f13: SimpleNamespace, scale: str) -> SimpleNamespace:
     glue_number("fig13_se_l", se_l, ".3f")
     glue_number("fig13_se_h", se_h, ".3f")
     glue_number("fig13_z", z, ".1f")
-    checked += [claims.record("figure13.heads_exponent", eta, scale), claims.record("figure13.layers_exponent", lam, scale)]
+    checked += [claims.record_fit("figure13.heads_exponent", fit13, "heads", scale),
+                claims.record_fit("figure13.layers_exponent", fit13, "layers", scale)]
+    checked.append(claims.record_fit("figure13.d_exponent", fit13, "d", scale))
     return SimpleNamespace(lam=lam, eta=eta, se_l=se_l, se_h=se_h, checked=checked)
 
 
@@ -161,6 +163,10 @@ def figure14_position_cost(fits14: dict, scale: str) -> SimpleNamespace:
     glue_number("fig14_gap", beta[rand] - beta[fixed], "+.2f")
     glue_number("fig14_gap_se", gap, ".1f")
     checked.append(claims.record("figure14.position_cost", beta[rand] - beta[fixed], scale))
+    checked += [claims.record_fit("figure14.d_exponent_random_position", fits14[rand], "d", scale),
+                claims.record_fit("figure14.d_exponent_fixed_position", fits14[fixed], "d", scale),
+                claims.record_fit("figure14.d_exponent_no_feature", fits14[nofeat], "d", scale),
+                claims.record_fit("figure14.T_exponent_no_feature", fits14[nofeat], "T", scale)]
     return SimpleNamespace(beta=beta, gap=gap, rand=rand, fixed=fixed, nofeat=nofeat, checked=checked)
 
 
@@ -229,4 +235,6 @@ def figure15(res15: Results, grid: AblationGrid, chosen: dict[str, float], scale
     glue_number("fig15_adam_d", fits15["adam"].exponents["d"], ".2f")
     checked += [claims.record("figure15.adam_speedup", top["speed-up"], scale),
                 claims.record("figure15.sgd_T_exponent", fits15["sgd"].exponents["T"], scale)]
+    checked += [claims.record_fit("figure15.adam_d_exponent", fits15["adam"], "d", scale),
+                claims.record_fit("figure15.adam_T_exponent", fits15["adam"], "T", scale)]
     return SimpleNamespace(fits15=fits15, tables15=tables15, both=both, checked=checked)

@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from .. import beyond, claims, figures, plotting, prediction
-from ..configs import ToyFlowConfig
+from ..cache import run_key
+from ..runs import run_toy_flow
 from ..figures.beyond import SteeringGrid
 from ..report import glue_figure, glue_number, glue_text
 from ..sweep import SweepResult, run_sweep
@@ -265,10 +266,12 @@ def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepRe
         "regression": prediction.attention_warning_runs(results["regression"], "attn_relevant", "plateau_length"),
     }
     figure4 = figures.Figure4(scale=scale).sweeps()["grid"]
-    toy_configs = [ToyFlowConfig(T=int(r["T"]), d=int(r["d"])) for r, _ in toy_flows.per_run()]
+    # The toy model's prior is its reduced flow (`predict_emergence`), integrated here for all runs at once.
+    by_key = {run_key(c): c for c in figures.Figure1(scale=scale).sweeps()["plateaus"]}
+    toy_configs = [by_key[r["run"]] for r, _ in toy_flows.per_run()]
+    toy_prior = [res.summary["plateau_length"] for res in run_toy_flow(toy_configs)]
     priors = {
-        "toy": np.array([np.log(prediction.predict_emergence(c, scale).value / float(r["plateau_length"]))
-                         for c, (r, _) in zip(toy_configs, toy_flows.per_run())]),
+        "toy": np.array([np.log(p / float(r["plateau_length"])) for p, (r, _) in zip(toy_prior, toy_flows.per_run())]),
         "recall": prediction.prior_log_errors(recall_runs, figure4, "emergence_step", scale),
         "regression": prediction.prior_log_errors(results["regression"], figures.Prediction(scale=scale).sweeps()["regression"],
                                                   "plateau_length", scale),
