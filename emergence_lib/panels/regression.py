@@ -300,7 +300,7 @@ def _table1_figure(cpu_tables: dict[str, pd.DataFrame], points: pd.DataFrame, gr
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
     ax = axes[0]
     cpu = cpu_tables["T"]
-    Ts = sorted(set(cpu["T"]) | set(points["T"]))
+    Ts = sorted(set(cpu["T"]) | set(points["T"]) | {T for T, _ in grid.larger})
     colors = plotting.hue_colors(pd.Series(Ts))
     for T in Ts:
         c = cpu[(cpu["T"] == T) & np.isfinite(cpu["plateau_length"])]
@@ -308,20 +308,22 @@ def _table1_figure(cpu_tables: dict[str, pd.DataFrame], points: pd.DataFrame, gr
         ours = points[(points["T"] == T) & (points["B"] == 1)]
         if len(ours):
             ax.errorbar(ours["d"], ours["plateau"], yerr=[ours["plateau"] - ours["ratio_low"] * ours["law"],
-                        ours["ratio_high"] * ours["law"] - ours["plateau"]], fmt="s", color=colors[T], ms=7, capsize=3,
-                        label=f"$T$ = {T}")
+                        ours["ratio_high"] * ours["law"] - ours["plateau"]], fmt="s", color=colors[T], ms=7, capsize=3)
         ds = np.geomspace(min(cpu["d"].min(), 4), 128, 50)
         ax.plot(ds, [table1.law(T, d) for d in ds], ":", color=colors[T], lw=1.6)
+    handles = [plt.Line2D([], [], color=colors[T], ls=":", marker="o", mfc="none", label=f"$T$ = {T}") for T in Ts]
+    handles += [plt.Line2D([], [], color="0.3", ls="none", marker="o", mfc="none", label="laptop model"),
+                plt.Line2D([], [], color="0.3", ls="none", marker="s", label="Table 1's model"),
+                plt.Line2D([], [], color="0.3", ls=":", label="paper's law")]
+    ax.legend(handles=handles, fontsize=9, ncol=2, loc="upper left")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("$d$")
     ax.set_ylabel("plateau length (steps)")
-    ax.set_title("open: our laptop model; filled: Table 1's; dotted: paper's law")
-    if len(points):
-        ax.legend(title="Table 1's model")
+    ax.set_title("Plateau at $B$ = 1")
     ax = axes[1]
     sd = table1.law_residual_sd()
-    ax.axhspan(np.exp(-1.96 * sd), np.exp(1.96 * sd), color="0.88", label="law's own scatter (±1.96σ)")
+    ax.axhspan(np.exp(-1.96 * sd), np.exp(1.96 * sd), color="0.88", label="the law's own scatter (±1.96σ)")
     ax.axhline(1.0, color="0.3", ls=":", lw=1.2)
     if len(points):
         labels = [f"({T}, {d}, {B})" for T, d, B in zip(points["T"], points["d"], points["B"])]
@@ -329,12 +331,16 @@ def _table1_figure(cpu_tables: dict[str, pd.DataFrame], points: pd.DataFrame, gr
         ax.errorbar(xs, points["ratio"], yerr=[points["ratio"] - points["ratio_low"], points["ratio_high"] - points["ratio"]],
                     fmt="s", color="C0", capsize=3, label="ours / law, 95% interval over seeds")
         ax.set_xticks(xs, labels, rotation=35, ha="right")
+        ax.set_xlim(-0.6, len(points) - 0.4)
     ax.set_yscale("log")
-    plotting.plain_log_ticks(ax, "y")
+    ticks = [0.4, 0.5, 0.7, 1.0, 1.4, 2.0]
+    ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    ax.set_ylim(0.35, 2.4)
     ax.set_xlabel("$(T, d, B)$")
     ax.set_ylabel("our plateau / paper's law")
-    ax.set_title("Table 1's model against the paper's law, point by point")
-    ax.legend(loc="lower left")
+    ax.set_title("Table 1's model against the paper's law")
+    ax.legend(loc="lower left", fontsize=9)
     plotting.label_panels(axes)
     fig.tight_layout()
     return fig
