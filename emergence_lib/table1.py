@@ -173,3 +173,26 @@ def bridge_table(summary: pd.DataFrame) -> pd.DataFrame:
                          "× cpu model": math.exp(m - base) if base is not None else float("nan"),
                          "paper's law": law(T, d)})
     return pd.DataFrame(rows, columns=["T", "d", "setting", "seeds", "plateau", "low", "high", "× cpu model", "paper's law"])
+
+
+def bridge_exponents(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per bridge setting: the local exponents the bridge's three points give, d's from (T, d) = (32, 16) → (32, 32)
+    and T's from (32, 16) → (64, 16), each a log-ratio over ln 2 with its 95% Welch interval over seeds."""
+    rows = []
+    for label, step in BRIDGE_STEPS:
+        runs = summary[(summary["d_model"] == step["d_model"]) & np.isclose(summary["lr"], step["lr"])]
+
+        def seeds(T: int, d: int) -> np.ndarray:
+            v = runs[(runs["T"] == T) & (runs["d"] == d)]["plateau_length"].to_numpy(float)
+            return v[np.isfinite(v)]
+
+        row: dict = {"setting": label}
+        for name, (a, b) in (("d", ((32, 32), (32, 16))), ("T", ((64, 16), (32, 16)))):
+            ga, gb = seeds(*a), seeds(*b)
+            if len(ga) and len(gb):
+                r, lo, hi = log_contrast_interval([ga, gb], [1, -1])
+                row |= {f"{name} exponent": math.log2(r), f"{name} low": math.log2(lo) if lo == lo else lo,
+                        f"{name} high": math.log2(hi) if hi == hi else hi}
+        rows.append(row)
+    cols = ["setting", "d exponent", "d low", "d high", "T exponent", "T low", "T high"]
+    return pd.DataFrame(rows).reindex(columns=cols)

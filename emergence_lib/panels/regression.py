@@ -11,7 +11,7 @@ import pandas as pd
 from .. import claims, plotting, table1
 from .. import tables as readers
 from ..figures import PAPER
-from ..figures.regression import Figure3
+from ..figures.regression import BRIDGE_STEPS, Figure3
 from ..metrics import first_crossing, plateau_level
 from ..tasks import SingleLocationRegression
 from ..metrics import add_cross_sample_factor, compare_fits, fit_offset_power_law, fit_power_law, mean_over_seeds
@@ -287,10 +287,17 @@ def table1_settings(scale: str, cpu_tables: dict[str, pd.DataFrame]) -> SimpleNa
             claims.record_not_run(key, f"{len(p_runs)} of {len(figure.sweeps()['p'])} runs")
 
     # The bridge, and the figure: our points beside the cpu scale's, the paper's law through both.
-    bridge = table1.bridge_table(results["bridge"].summary) if len(results["bridge"].summary) else pd.DataFrame()
+    bridge_runs = results["bridge"].summary
+    bridge = table1.bridge_table(bridge_runs) if len(bridge_runs) else pd.DataFrame()
+    bridge_exps = table1.bridge_exponents(bridge_runs) if len(bridge_runs) else pd.DataFrame()
+    for i, (label, _) in enumerate(BRIDGE_STEPS):  # glued: t1_bridge_{d,T}_{0..3}, the local exponents per setting
+        for k in ("d", "T"):
+            value = bridge_exps[f"{k} exponent"].iloc[i] if len(bridge_exps) and f"{k} exponent" in bridge_exps else np.nan
+            glue_text(f"t1_bridge_{k}_{i}", f"{value:.2f}" if np.isfinite(value) else "not yet run")
     fig = _table1_figure(cpu_tables, points, grid)
     glue_figure("fig3_table1", fig)
-    return SimpleNamespace(points=points, exponents=exps, cross_sample=xs, bridge=bridge, checked=checked,
+    return SimpleNamespace(points=points, exponents=exps, cross_sample=xs, bridge=bridge, bridge_exponents=bridge_exps,
+                           checked=checked,
                            coverage=coverage, complete=complete, runs=(have, need))
 
 
