@@ -13,7 +13,8 @@ prepared chapters under _build/smoke); a test inside a unit module that needs mo
 
 import pytest
 
-INTEGRATION_MODULES = {"test_cache_reproduces", "test_entry_points", "test_executors", "test_faults", "test_process_cleanup"}
+INTEGRATION_MODULES = {"test_cache_reproduces", "test_entry_points", "test_executors", "test_faults", "test_process_cleanup",
+                       "test_mutation", "test_registration"}
 
 
 def pytest_collection_modifyitems(config, items):
