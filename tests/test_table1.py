@@ -144,3 +144,48 @@ def test_estimate_times_each_shape_once_and_scales_by_the_law():
     assert expected_steps(runs[0]) == pytest.approx(law32)
     assert e.table["expected_s"].iloc[0] == pytest.approx(law32 * 0.032)
     assert e.bound_hours == pytest.approx(2 * 50_000 * (0.032 + 0.064) / 3600)
+
+
+def _synthetic_paper_cpu(scale_law: float, noise: float = 0.03, seed: int = 0):
+    """Every paper_cpu run of Figure 3, with plateaus from the paper's law × ``scale_law`` × seed noise (p > 0 halves
+    the plateau at the larger d): what `Figure3.cached` returns once the background runs are all stored."""
+    from emergence_lib.cache import config_dict, run_key
+    from emergence_lib.sweep import SweepResult
+
+    rng = np.random.default_rng(seed)
+    fig = Figure3(scale="paper_cpu")
+    out = {}
+    for key, runs in fig.sweeps().items():
+        rows = []
+        for r in runs:
+            law = table1.law(r.T, r.d, r.B) * scale_law * (0.5 if (r.p > 0 and r.d == max(fig.grid.d)) else 1.0)
+            rows.append(config_dict(r) | {"plateau_length": law * np.exp(rng.normal(0, noise)), "seconds": 60.0,
+                                          "run": run_key(r), "kind": r.kind})
+        out[key] = SweepResult(pd.DataFrame(rows), pd.DataFrame(), len(rows), 0)
+    n = len({run_key(r) for r in fig.runs()})
+    return out, n, n
+
+
+@pytest.mark.parametrize("scale_law, expected", [(1.0, "agrees"), (0.6, "differs")])
+def test_table1_panel_judges_a_complete_scale(monkeypatch, scale_law, expected):
+    """The chapter's reader on a complete paper_cpu scale (synthetic, so that this runs before the real runs are all
+    stored): plateaus that follow the paper's law agree point by point and in every exponent; plateaus at 0.6× the
+    law differ point by point but keep the law's exponents."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from emergence_lib.panels import regression as panels
+
+    synthetic = _synthetic_paper_cpu(scale_law)
+    monkeypatch.setattr(Figure3, "cached", lambda self: synthetic)
+    cpu_tables = {"T": pd.DataFrame({"T": [32, 64], "d": [16, 16], "plateau_length": [300.0, 700.0]})}
+    t1 = panels.table1_settings("cpu", cpu_tables)
+    status = {r.claim.key: r.status for r in t1.checked}
+    points = [k for k in status if k.endswith(("_B1", "_B2", "_B4"))]
+    assert len(points) == len(table1.our_points()), "every point is judged once all its seeds are in"
+    assert {status[k] for k in points} == {expected}
+    for k in ("d", "T", "B"):
+        assert status[f"table1.figure3.{k}_exponent"] == "agrees", t1.exponents
+    assert status["table1.figure3.cross_sample_speedup"] == "agrees"
+    assert status["table1.figure3.cross_sample_more_at_larger_d"] == "agrees"
+    assert "6 of the paper's 32 grid points (+4 of ours)" == t1.coverage
