@@ -642,6 +642,33 @@ def glue_paper_scale_column(workdir: str) -> dict[str, str]:
     return cells
 
 
+def verdict_summary() -> str:
+    """The landing page's first lines: counts of the verdicts the book build reaches, per group, as MyST markdown.
+
+    A pinned claim's status at the laptop scale *is* its expected one whenever the book builds (`record` fails the
+    build otherwise), so pinned claims are counted from the registry; claims judged on Table 1's settings pin nothing
+    and are judged as their runs arrive, so they are pointed to, not counted."""
+    def counts(group: list[Claim], differ: str = "differ") -> str:
+        n = {k: sum(1 for c in group if c.expected == k) for k in ("reproduced", "agrees", "differs", "inconclusive")}
+        parts = [f"**{n['reproduced'] + n['agrees']} hold**", f"**{n['differs']} {differ}**"]
+        if n["inconclusive"]:
+            parts.append(f"**{n['inconclusive']} inconclusive**")
+        return ", ".join(parts)
+
+    judged = [c for c in CLAIMS if c.chapter is not None and c.expected is not None]
+    paper = [c for c in judged if not c.figure.startswith("B")]
+    ours = [c for c in judged if c.figure.startswith(("B1", "B2"))]
+    follow = [c for c in judged if c.figure.startswith("B3")]
+    table1_claims = [c for c in CLAIMS if c.scale == "paper_cpu"]
+    return "\n".join([
+        f"* **The paper's claims, on our laptop grid:** {len(paper)} judged: {counts(paper)}.",
+        f"* **Beyond the paper** (its proposals, and predictions): {len(ours)} findings: {counts(ours, 'do not hold')}.",
+        f"* **A 2026 follow-up's claims, tested here:** {len(follow)}: {counts(follow, 'do not hold')}.",
+        f"* **The paper's own model (Table 1) at the cheap end of its grid:** {len(table1_claims)} claims registered "
+        "before their runs, judged as the runs arrive (Figure 3's rows of the table, and {doc}`chapters/03_transformer`).",
+    ])
+
+
 REGISTERED_TEXT = {"before its data": "before its runs", "with its data": "with its runs",
                    "after its data": "after its runs (pinned)", "not yet committed": "not yet committed"}
 
