@@ -237,3 +237,20 @@ def test_every_chapter_checks_its_parameters_right_after_the_parameters_cell():
         cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
         i = next(k for k, c in enumerate(cells) if "parameters" in c.metadata.get("tags", []))
         assert "\nrefuse_unknown_parameters()" in cells[i + 1].source, f"{path.name} does not check its parameters"
+
+
+def test_verify_on_a_cpu_does_not_flag_a_run_stored_from_a_gpu(data_dir, capsys):
+    """A GPU's float32 trajectory is not a CPU's to the last digit: checked by checksum, not recomputed here."""
+    import json
+
+    from emergence_lib.figures import Figure6
+
+    assert cli(["run", "figure6", "--executor", "serial", "--device", "cpu"]) == 0
+    path = ResultCache().path(Figure6(scale="cpu").runs()[0])
+    record = json.loads(path.read_text())
+    record["meta"]["device"] = "cuda"
+    path.write_text(json.dumps(record))
+    capsys.readouterr()
+    assert cli(["verify", "figure6", "--sample", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "recomputed 0" in out and "1 stored from a GPU, checked by checksum only" in out
