@@ -141,11 +141,6 @@ class ToyTask:
         normalise(self, "p", float(self.p))
 
 
-def check_task(cfg: ToyTask) -> None:
-    """Validate and normalise the task fields every run shares: T, d, B, p."""
-    ToyTask.check_task(cfg)
-
-
 @dataclass(frozen=True)
 class RegressionTask(ToyTask):
     """Single-location regression for Transformers (`tasks.SingleLocationRegression`): where the relevant

@@ -60,7 +60,6 @@ class SteeringGrid:
     regression: TransformerSteering
 
 
-RECALL_SCHEDULES = ("constant", "step:{}", "annealed:{}", "triggered:attn_query_to_value>=0.2")
 STEERING_GRIDS = {
     "smoke": SteeringGrid(
         toy=ToySteering(T=32, d=32, p=0.6, taus=(10.0, 30.0, 60.0), half_lives=(30.0,), alpha_levels=(0.2,), t_max=1000.0),
