@@ -87,14 +87,13 @@ def history(root: Path = ROOT) -> History | None:
 
 def needle(key: str, registry_source: str) -> str:
     """What marks the claim's registration in the registry's source: its quoted key, or, for a key built in a
-    loop, the longest literal dotted prefix of it that the source holds."""
+    loop, the literal part of the f-string that builds it."""
     if f'"{key}"' in registry_source:
         return f'"{key}"'
-    parts = key.split(".")
-    for n in range(len(parts) - 1, 0, -1):
-        prefix = ".".join(parts[:n]) + "."
-        if f'"{prefix}' in registry_source or f'f"{prefix}' in registry_source:
-            return prefix
+    shortest = len(key.split(".")[0]) + 1
+    for n in range(len(key) - 1, shortest - 1, -1):  # the f-string that builds it: f"figure14.d_exponent_{slug}"
+        if f'f"{key[:n]}{{' in registry_source:
+            return key[:n]
     return key
 
 

@@ -42,6 +42,7 @@ def test_history_orders_registration_against_data_and_follows_migrations(repo):
     # A claim whose key the source builds in a loop is found by its literal prefix.
     source = (repo / reg).read_text()
     assert registration.needle("gen.abc", source) == "gen."
+    assert registration.needle("early.claimx", 'f"early.claim{x}"') == "early.claim", "the f-string's literal part, not a shorter prefix"
     assert registration.needle("late.claim", source) == '"late.claim"'
 
 
