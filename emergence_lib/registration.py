@@ -50,7 +50,10 @@ class History:
         first = self.added.get(path)
         if first is None or depth > 5:
             return first
-        text = _git("show", f"{first}:{path}", root=self.root)
+        # The meta as committed (a migration writes migrated_from once): the working file where it exists (fast),
+        # else the version that commit added.
+        local = self.root / path
+        text = local.read_text() if depth == 0 and local.is_file() else _git("show", f"{first}:{path}", root=self.root)
         try:
             old = json.loads(text or "{}").get("meta", {}).get("migrated_from")
         except ValueError:

@@ -71,7 +71,7 @@ def test_plateaus_can_be_reread_from_another_recorded_loss():
 
 
 def test_the_readme_library_example_runs_as_a_script_with_and_without_its_guard(tmp_path):
-    """The README's example, copied from the README, as a script in a fresh folder with an empty store; and a script
+    """The README's example, copied from the README, as a script in a fresh folder; and a script
     without the guard whose sweep needs the process pool (several chunks): it falls back to one run after another,
     with a warning, instead of multiprocessing's bootstrapping error."""
     import os
@@ -89,6 +89,16 @@ def test_the_readme_library_example_runs_as_a_script_with_and_without_its_guard(
     pooled.write_text("from emergence_lib.configs import ToyFlowConfig\nfrom emergence_lib.sweep import run_sweep\n"
                       "r = run_sweep([ToyFlowConfig(T=8 + i, d=4) for i in range(70)], None, progress=False)\n"
                       "print(len(r.summary), 'runs')\n")
+    # The README's example reads the committed runs (a copy: the test never writes data/), as a reader's would.
+    import shutil
+
+    from emergence_lib.cache import ResultCache as Cache
+
+    readme_data = tmp_path / "data_guarded"
+    for r in Figure1(scale="cpu").runs():
+        target = readme_data / r.kind / Cache().path(r).name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(Cache().path(r), target)
     for script, warned in ((guarded, False), (pooled, True)):
         env = dict(os.environ, EMERGENCE_DATA_DIR=str(tmp_path / f"data_{script.stem}"), OMP_NUM_THREADS="1")
         done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
