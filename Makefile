@@ -19,12 +19,13 @@ $(STAMP): pyproject.toml constraints.txt
 book: $(STAMP)
 	OMP_NUM_THREADS=1 $(VENV)/bin/jupyter-book build --all --warningiserror --keep-going .
 
-# Test tiers (markers set in tests/conftest.py): unit (under a minute), integration, notebooks.
+# Test tiers (markers set in tests/conftest.py): unit (under a minute), integration, notebooks. Two workers, one per
+# core of the CI machine (the tests share no files outside their tmp_path; each starts its own subprocesses).
 unit: $(STAMP)
-	$(PY) -m pytest -m unit tests --ignore=tests/test_book_in_browser.py
+	$(PY) -m pytest -m unit tests --ignore=tests/test_book_in_browser.py -n 2
 
 integration: $(STAMP)
-	$(PY) -m pytest -m integration tests --ignore=tests/test_book_in_browser.py
+	$(PY) -m pytest -m integration tests --ignore=tests/test_book_in_browser.py -n 2 --durations=10
 
 # Every chapter, with papermill's parameter injection set to scale="smoke", under nbval.
 notebooks: $(STAMP)

@@ -36,9 +36,6 @@ SKIP_PAGES = {"genindex.html", "search.html"}
 CONSOLE_ALLOW = {
     # Chromium asks every site for /favicon.ico; the book has none and needs none.
     "favicon.ico": "the browser's own favicon request",
-    # Jupyter Book 1.x and sphinx-book-theme each add sphinx-thebe's config script, so its `const THEBE_JS_URL` is
-    # declared twice; the second declaration fails and changes nothing (the book does not use thebe's live code).
-    "Identifier 'THEBE_JS_URL' has already been declared": "sphinx-thebe's config script included twice by JB 1.x",
     # The pydata theme logs this when no light/dark mode is stored yet (a first visit), then uses "auto".
     "Got invalid theme mode": "the theme's first-visit mode message",
 }
@@ -107,8 +104,15 @@ def book_pages(html: Path) -> list[Path]:
 _INSPECT = r"""
 const done = arguments[arguments.length - 1];
 if (arguments[0]) { document.querySelectorAll('details.above-input').forEach((d) => { d.open = true; }); }
-const ready = (window.MathJax && MathJax.startup && MathJax.startup.promise) ? MathJax.startup.promise : Promise.resolve();
-ready.then(() => {
+const typeset = (window.MathJax && MathJax.startup && MathJax.startup.promise) ? MathJax.startup.promise : Promise.resolve();
+// MathJax's promise can stay pending (or reject) on a loaded machine: wait at most 20 s, then report what the page
+// shows, with whether typesetting settled, instead of letting the driver's script timeout fail every page.
+let settled = 'pending';
+const ready = Promise.race([
+  typeset.then(() => { settled = 'done'; }, (e) => { settled = 'rejected: ' + e; }),
+  new Promise((resolve) => setTimeout(resolve, 20000)),
+]);
+ready.then(() => { try {
   const article = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
   const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 ? r.height : 0; };
   const sum = (sel) => Array.from(article.querySelectorAll(sel)).reduce((s, el) => s + visible(el), 0);
@@ -136,8 +140,12 @@ ready.then(() => {
     // Code: a collapsed input's toggle bar (or the expanded input inside it), or an input shown outright.
     code_height: sum('details.above-input') + Array.from(article.querySelectorAll('div.cell_input'))
       .filter((el) => !el.closest('details')).reduce((s, el) => s + visible(el), 0),
+    mathjax_settled: settled,
+    // Search fields a reader sees (the sidebar's form, the header's button): one is enough.
+    search_boxes: Array.from(document.querySelectorAll('form.bd-search, button.search-button-field'))
+      .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; }).length,
   });
-});
+} catch (e) { done({script_error: String(e && e.stack || e)}); } });
 """
 
 
@@ -147,6 +155,8 @@ class PageReport:
     title: str
     mathjax: bool
     mathjax_src: list[str]
+    mathjax_settled: str
+    search_boxes: int
     broken_images: list[str]
     captions: list[str]
     error_outputs: list[str]
@@ -172,6 +182,8 @@ def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | N
     driver.get(url + page)  # type: ignore[attr-defined]
     driver.set_script_timeout(60)  # type: ignore[attr-defined]
     info = driver.execute_async_script(_INSPECT, expand_code)  # type: ignore[attr-defined]
+    if "script_error" in info:
+        raise RuntimeError(f"the inspection script failed on {page}: {info['script_error']}")
     logs = driver.get_log("browser")  # type: ignore[attr-defined]
     console = [e["message"] for e in logs if e.get("level") == "SEVERE"]
     console = [m for m in console if not any(a in m for a in CONSOLE_ALLOW)]
@@ -183,6 +195,7 @@ def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | N
     height = max(info["height"], 1.0)
     return PageReport(
         page=page, title=info["title"], mathjax=info["mathjax"], mathjax_src=info["mathjax_src"],
+        mathjax_settled=info["mathjax_settled"], search_boxes=info["search_boxes"],
         broken_images=[im["src"] for im in info["images"] if not im["ok"]], captions=info["captions"],
         error_outputs=info["errors"], raw_tex=raw, console_errors=console, height=height,
         figure_share=info["figure_height"] / height, code_share=info["code_height"] / height, screenshot=shot,

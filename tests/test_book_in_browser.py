@@ -64,6 +64,7 @@ def test_every_image_loaded(reports):
 def test_maths_typeset_offline(reports):
     for page, r in reports.items():
         assert r.mathjax, f"{page}: MathJax did not start"
+        assert r.mathjax_settled == "done", f"{page}: MathJax's typesetting did not finish ({r.mathjax_settled})"
         assert all(src.startswith("http://127.0.0.1") for src in r.mathjax_src), f"{page}: MathJax from {r.mathjax_src}"
         assert not r.raw_tex, f"{page}: raw TeX left after MathJax ran: {r.raw_tex}"
 
@@ -72,6 +73,11 @@ def test_no_error_or_traceback_in_any_output(reports):
     for page, r in reports.items():
         assert not r.error_outputs, f"{page}: {r.error_outputs[:2]}"
         assert "Traceback (most recent call last)" not in r.text, page
+
+
+def test_one_search_box_per_page(reports):
+    counts = {page: r.search_boxes for page, r in reports.items() if r.search_boxes != 1}
+    assert not counts, f"pages with other than one visible search field: {counts}"
 
 
 def test_no_console_error_outside_the_allow_list(reports):
