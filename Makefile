@@ -22,6 +22,7 @@ book: $(STAMP)
 # Test tiers (markers set in tests/conftest.py): unit (under a minute), integration, notebooks. Two workers, one per
 # core of the CI machine (the tests share no files outside their tmp_path; each starts its own subprocesses).
 unit: $(STAMP)
+	$(VENV)/bin/ruff check emergence_lib tests
 	$(PY) -m pytest -m unit tests --ignore=tests/test_book_in_browser.py -n 2
 
 integration: $(STAMP)

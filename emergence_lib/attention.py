@@ -45,8 +45,8 @@ def as_array(curve: Mapping[str, np.ndarray] | pd.DataFrame, name: str) -> np.nd
     if not cells:
         raise KeyError(f"no attention recording {name!r} in this curve")
     L, H = max(k[0] for k in cells), max(k[1] for k in cells)
-    return np.stack([np.stack([np.asarray(curve[cells[(l, h)]], dtype=float) for h in range(1, H + 1)], -1)
-                     for l in range(1, L + 1)], 1)
+    return np.stack([np.stack([np.asarray(curve[cells[(layer, h)]], dtype=float) for h in range(1, H + 1)], -1)
+                     for layer in range(1, L + 1)], 1)
 
 
 def tidy(curve: pd.DataFrame, time: str = "step") -> pd.DataFrame:

@@ -1,5 +1,8 @@
 """A Sphinx extension for the book build (listed in ``_config.yml``): fixes to what Jupyter Book 1.x emits.
 
+* A figure pasted from a notebook (``{glue:figure}``) got its file name as alt text; it gets its caption instead,
+  so that a screen reader reads what the figure shows.
+
 * Jupyter Book 1.x and sphinx-thebe both run sphinx-thebe's set-up, so every page got its inline config script
   twice, and the second ``const THEBE_JS_URL`` raised a console error. Each page keeps one copy of every script.
 """
@@ -9,17 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 
-def _script_id(script: Any) -> str:
-    """A script by what it loads or runs: Sphinx's ``_JavaScript.__str__`` names its file, priority and attributes
-    (an inline script's ``body`` among them)."""
-    return str(script)
+def _script_id(script: Any) -> tuple[str, str]:
+    """A script by what it loads or runs (its file, or an inline script's body), whatever priority it was added with.
+    An inline script's filename is None or "" depending on who added it: both mean none."""
+    attributes = getattr(script, "attributes", {}) or {}
+    return str(getattr(script, "filename", script) or ""), str(attributes.get("body", ""))
 
 
 def drop_duplicate_scripts(app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
     scripts = context.get("script_files")
     if not scripts:
         return
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     kept = []
     for script in scripts:
         key = _script_id(script)
@@ -27,10 +31,42 @@ def drop_duplicate_scripts(app: Any, pagename: str, templatename: str, context: 
             continue
         seen.add(key)
         kept.append(script)
-    context["script_files"] = kept
+    scripts[:] = kept  # in place: the theme's templates may hold the same list
+
+
+ALT_MAX_CHARS = 300
+
+
+def _caption_of(node: Any) -> str:
+    """The caption text of the figure that holds ``node`` ("" if none)."""
+    from docutils import nodes
+
+    parent = node.parent
+    while parent is not None and not isinstance(parent, nodes.figure):
+        parent = parent.parent
+    if parent is None:
+        return ""
+    caption = next(iter(parent.findall(nodes.caption)), None)
+    return " ".join(caption.astext().split()) if caption is not None else ""
+
+
+def _alt_is_a_file_name(alt: str, uri: str) -> bool:
+    return not alt.strip() or alt == uri or alt.rsplit("/", 1)[-1] == uri.rsplit("/", 1)[-1] or alt.endswith((".png", ".svg"))
+
+
+def caption_as_alt_text(app: Any, doctree: Any, docname: str) -> None:
+    from docutils import nodes
+
+    for image in doctree.findall(nodes.image):
+        if not _alt_is_a_file_name(image.get("alt", ""), image.get("uri", "")):
+            continue
+        caption = _caption_of(image)
+        if caption:
+            image["alt"] = caption if len(caption) <= ALT_MAX_CHARS else caption[: ALT_MAX_CHARS - 1] + "…"
 
 
 def setup(app: Any) -> dict[str, Any]:
+    app.connect("doctree-resolved", caption_as_alt_text)
     # After every other handler of the event, so that scripts added per page are seen too.
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -66,14 +66,19 @@ def table_html(df: pd.DataFrame, title: str, index: bool = False) -> str:
             f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
 
 
+# A chapter shows at most this many tables open (its verdict tables included); the rest are one click away.
+VISIBLE_TABLES_PER_CHAPTER = 3
+
+
 def show_table(df: pd.DataFrame, title: str, index: bool = False, collapsed: bool | None = None,
-               collapse_over: int = 12) -> None:
-    """Display a titled table; tables longer than ``collapse_over`` rows (or ``collapsed=True``) sit in a
-    dropdown whose summary is the title, so long per-seed or per-layer dumps do not push the figures apart."""
+               key: bool = False) -> None:
+    """Display a titled table. Only a chapter's ``key`` tables are shown open (at most two a chapter, beside its
+    verdict table: `VISIBLE_TABLES_PER_CHAPTER`); every other one sits in a dropdown whose summary is its title,
+    so that tables do not push the figures apart. ``collapsed`` overrides either way."""
     from IPython.display import HTML, display
 
     body = table_html(df, title, index)
-    fold = len(df) > collapse_over if collapsed is None else collapsed
+    fold = (not key) if collapsed is None else collapsed
     if fold:
         body = (f'<details class="book-table-dropdown"><summary>{html.escape(title)} '
                 f"({len(df)} rows)</summary>{body}</details>")

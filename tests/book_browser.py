@@ -117,6 +117,7 @@ ready.then(() => { try {
   const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 ? r.height : 0; };
   const sum = (sel) => Array.from(article.querySelectorAll(sel)).reduce((s, el) => s + visible(el), 0);
   const imgs = Array.from(document.images).map((im) => ({src: im.currentSrc || im.src, ok: im.complete && im.naturalWidth > 0,
+    alt: im.getAttribute('alt') || '',
     scale: im.naturalWidth > 0 && im.getBoundingClientRect().width > 0 ? im.getBoundingClientRect().width / im.naturalWidth : null}));
   const captions = Array.from(article.querySelectorAll('figcaption, caption, .caption')).map((c) => c.innerText);
   const errors = Array.from(article.querySelectorAll('.output.traceback, .output.error, .output.stderr, div.error, .system-message')).map((e) => e.innerText.slice(0, 300));
@@ -141,6 +142,10 @@ ready.then(() => { try {
     code_height: sum('details.above-input') + Array.from(article.querySelectorAll('div.cell_input'))
       .filter((el) => !el.closest('details')).reduce((s, el) => s + visible(el), 0),
     mathjax_settled: settled,
+    // Tables a reader sees without opening anything.
+    // (A closed <details> still lays its content out in Chromium, so its tables are excluded by name.)
+    visible_tables: Array.from(article.querySelectorAll('table'))
+      .filter((t) => visible(t) > 0 && !t.closest('details:not([open])')).length,
     // Search fields a reader sees (the sidebar's form, the header's button): one is enough.
     search_boxes: Array.from(document.querySelectorAll('form.bd-search, button.search-button-field'))
       .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; }).length,
@@ -157,6 +162,8 @@ class PageReport:
     mathjax_src: list[str]
     mathjax_settled: str
     search_boxes: int
+    missing_alt: list[str]  # figures whose alt text is empty or a file name
+    visible_tables: int
     broken_images: list[str]
     captions: list[str]
     error_outputs: list[str]
@@ -196,6 +203,9 @@ def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | N
     return PageReport(
         page=page, title=info["title"], mathjax=info["mathjax"], mathjax_src=info["mathjax_src"],
         mathjax_settled=info["mathjax_settled"], search_boxes=info["search_boxes"],
+        visible_tables=info["visible_tables"],
+        missing_alt=[im["src"] for im in info["images"] if "_images/" in im["src"]
+                     and (not im["alt"].strip() or im["alt"].endswith((".png", ".svg")) or "_images/" in im["alt"])],
         broken_images=[im["src"] for im in info["images"] if not im["ok"]], captions=info["captions"],
         error_outputs=info["errors"], raw_tex=raw, console_errors=console, height=height,
         figure_share=info["figure_height"] / height, code_share=info["code_height"] / height, screenshot=shot,

@@ -75,6 +75,20 @@ def test_no_error_or_traceback_in_any_output(reports):
         assert "Traceback (most recent call last)" not in r.text, page
 
 
+def test_at_most_three_tables_open_on_a_page(reports):
+    """A chapter opens its verdict table and at most two key tables; the rest are collapsed (report.show_table)."""
+    from emergence_lib.report import VISIBLE_TABLES_PER_CHAPTER
+
+    crowded = {page: r.visible_tables for page, r in reports.items() if r.visible_tables > VISIBLE_TABLES_PER_CHAPTER}
+    assert not crowded, f"pages with more than {VISIBLE_TABLES_PER_CHAPTER} tables open: {crowded}"
+
+
+def test_every_figure_has_alt_text(reports):
+    """A figure's alt text is its caption (emergence_lib.book_extension), not its file name."""
+    missing = {page: r.missing_alt for page, r in reports.items() if r.missing_alt}
+    assert not missing, missing
+
+
 def test_one_search_box_per_page(reports):
     counts = {page: r.search_boxes for page, r in reports.items() if r.search_boxes != 1}
     assert not counts, f"pages with other than one visible search field: {counts}"

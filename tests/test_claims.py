@@ -1,6 +1,5 @@
 """The claims registry and the reader-facing helpers (tables, glue, landing table)."""
 
-import json
 import math
 import re
 from pathlib import Path
@@ -128,3 +127,11 @@ def test_legends_use_maths_notation():
     label = plotting.law_label(1.52, {"d": 0.49, "T_over_B": 0.99, "N_pairs": 2.25})
     assert label == r"$1.52\,d^{0.49}\,(T/B)^{0.99}\,N_\mathrm{pairs}^{2.25}$"
     assert "_" not in plotting.math_name("T_over_B")
+
+
+def test_every_band_claim_says_why_it_is_not_an_interval():
+    missing = [c.key for c in CLAIMS if isinstance(c.tolerance, claims.Tolerance) and not claims.band_why(c)]
+    assert not missing, f"claims judged by a hand-set band without a reason in claims.BAND_WHY: {missing}"
+    assert claims.band_why(claims.claim("figure13.heads_exponent")) is None, "an interval claim needs no band reason"
+    t = claims.band_table()
+    assert len(t) == sum(isinstance(c.tolerance, claims.Tolerance) for c in CLAIMS) and t["why a band"].notna().all()

@@ -17,7 +17,7 @@ from emergence_lib.configs import (ConfigError, ToyFlowConfig, TransformerRecall
                                    config_from_stored)
 from emergence_lib.metrics import plateau_length
 from emergence_lib.schedules import DiversitySchedule, ScheduleError, repetition_at
-from emergence_lib.tasks import AssociativeRecallTask, SingleLocationRegression, sample_ensemble
+from emergence_lib.tasks import SingleLocationRegression, sample_ensemble
 from emergence_lib.toy_cross_sample import (cross_sample_flow, cross_sample_growth_rate, linearised_system,
                                             scheduled_cross_sample_flow)
 

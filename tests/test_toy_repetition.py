@@ -140,7 +140,7 @@ def test_sgd_from_the_theory_init_follows_the_flow():
 
 
 def test_sgd_runner_groups_seeds_on_gpu_only_and_keeps_order():
-    configs = [ToySGDConfig(T=8, d=4, seed=s, t_max=5, record_every=5, lr=l) for l in (1.0, 0.5) for s in (2, 0)]
+    configs = [ToySGDConfig(T=8, d=4, seed=s, t_max=5, record_every=5, lr=lr) for lr in (1.0, 0.5) for s in (2, 0)]
     assert sorted(len(c) for c in KINDS[ToySGDConfig.kind].chunks(configs, "cuda")) == [2, 2]
     assert [len(c) for c in KINDS[ToySGDConfig.kind].chunks(configs, "cpu")] == [1, 1, 1, 1]
     out = run_toy_sgd(configs)

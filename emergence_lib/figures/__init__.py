@@ -41,4 +41,14 @@ def figures() -> dict[str, type[FigureConfig]]:
     return dict(REGISTRY)
 
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+__all__ = [
+    "PLATEAU_PPD", "SMOKE_CACHE_ENV", "FigureConfig", "ScaledFigure", "cache_for", "confirm_long_work",
+    "ABLATION_GRIDS", "TASK_VARIANTS", "Figure13", "Figure14", "Figure15",
+    "HELD_OUT", "STEERING_GRIDS", "Prediction", "Steering",
+    "FOLLOWUP_GRIDS", "HEAD_PROTOCOLS", "FollowUp", "PAPER",
+    "PLACEMENT_SETUPS", "RECALL_GRIDS", "Figure4", "Figure5", "Figure16", "Figure17",
+    "TRANSFORMER_GRIDS", "Figure3", "Figure11", "Figure12",
+    "FIGURE1_GRIDS", "FIGURE2_GRIDS", "Figure1", "Figure2", "Figure2Constant",
+    "Figure6", "Figure7", "Figure8", "Figure9", "Figure10",
+    "REGISTRY", "figures",
+]

@@ -11,7 +11,7 @@ import pandas as pd
 from .. import claims, plotting, tables
 from ..figures import PAPER, TASK_VARIANTS
 from ..figures.ablations import AblationGrid
-from ..metrics import compare_fits, fit_power_law, mean_over_seeds
+from ..metrics import compare_fits, fit_power_law, mean_over_seeds, t_quantile_975
 from ..report import glue_figure, glue_number, glue_text, show_table
 from ..sweep import SweepResult
 
@@ -64,7 +64,7 @@ def figure13_ratios(f13: SimpleNamespace, scale: str) -> SimpleNamespace:
     table13["ratio to 1×1"] = table13["plateau_length"].to_numpy() / base.loc[list(zip(table13["d"], table13["T"]))].to_numpy()
     ratios = table13.pivot_table(index="layers", columns="heads", values="ratio to 1×1", aggfunc=lambda v: float(np.exp(np.mean(np.log(v)))))
     ratios.columns = [f"H = {h}" for h in ratios.columns]
-    show_table(ratios.rename_axis("L"), "Figure 13: plateau over the 1-layer, 1-head model's (geometric mean over (d, T))", index=True)
+    show_table(ratios.rename_axis("L"), "Figure 13: plateau over the 1-layer, 1-head model's (geometric mean over (d, T))", index=True, key=True)
     lam, eta = fit13.exponents["layers"], fit13.exponents["heads"]
     se_l, se_h = fit13.stderr["layers"], fit13.stderr["heads"]
     z = (eta - lam) / np.hypot(se_l, se_h)
@@ -162,7 +162,12 @@ def figure14_position_cost(fits14: dict, scale: str) -> SimpleNamespace:
     gap = (beta[rand] - beta[fixed]) / np.hypot(se[rand], se[fixed])
     glue_number("fig14_gap", beta[rand] - beta[fixed], "+.2f")
     glue_number("fig14_gap_se", gap, ".1f")
-    checked.append(claims.record("figure14.position_cost", beta[rand] - beta[fixed], scale))
+    # The difference of two independent fits' exponents: its standard error in quadrature, t on the smaller fit's
+    # residual degrees of freedom (the conservative choice).
+    t = t_quantile_975(max(min(fits14[rand].n, fits14[fixed].n) - len(fits14[rand].predictors) - 1, 1))
+    half = t * np.hypot(se[rand], se[fixed])
+    checked.append(claims.record("figure14.position_cost", beta[rand] - beta[fixed], scale,
+                                 interval=(beta[rand] - beta[fixed] - half, beta[rand] - beta[fixed] + half)))
     checked += [claims.record_fit("figure14.d_exponent_random_position", fits14[rand], "d", scale),
                 claims.record_fit("figure14.d_exponent_fixed_position", fits14[fixed], "d", scale),
                 claims.record_fit("figure14.d_exponent_no_feature", fits14[nofeat], "d", scale),
@@ -234,7 +239,7 @@ def figure15(res15: Results, grid: AblationGrid, chosen: dict[str, float], scale
     glue_number("fig15_sgd_d", fits15["sgd"].exponents["d"], ".2f")
     glue_number("fig15_adam_d", fits15["adam"].exponents["d"], ".2f")
     checked += [claims.record("figure15.adam_speedup", top["speed-up"], scale),
-                claims.record("figure15.sgd_T_exponent", fits15["sgd"].exponents["T"], scale)]
+                claims.record_fit("figure15.sgd_T_exponent", fits15["sgd"], "T", scale)]
     checked += [claims.record_fit("figure15.adam_d_exponent", fits15["adam"], "d", scale),
                 claims.record_fit("figure15.adam_T_exponent", fits15["adam"], "T", scale)]
     return SimpleNamespace(fits15=fits15, tables15=tables15, both=both, checked=checked)

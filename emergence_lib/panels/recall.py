@@ -73,7 +73,8 @@ def figure4(res4: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
     glue_number("fig4_alpha_se", fit4.stderr["N_tokens"], ".2f")
     glue_number("fig4_beta_se", fit4.stderr["N_pairs"], ".2f")
     glue_number("fig4_r2", fit4.r2, ".3f")
-    checked = [claims.record("figure4.pairs_exponent", beta, scale), claims.record("figure4.tokens_exponent", alpha, scale)]
+    checked = [claims.record_fit("figure4.pairs_exponent", fit4, "N_pairs", scale),
+               claims.record_fit("figure4.tokens_exponent", fit4, "N_tokens", scale)]
     return SimpleNamespace(every_lr=every_lr, best=best, table4=table4, fit4=fit4, alpha=alpha, beta=beta, paper4=paper4,
                            checked=checked)
 
@@ -360,7 +361,8 @@ def figure17_layers(f17: SimpleNamespace, scale: str) -> SimpleNamespace:
     qv_layer = top.loc["query_to_value", "layer"]
     glue_text("fig17_vk", ", ".join(str(v) for v in sorted(set(vk_layer))))
     glue_text("fig17_qv", ", ".join(str(v) for v in sorted(set(qv_layer))))
-    checked = [claims.record("figure17.select_layer", qv_layer.mode().iloc[0], scale)]
+    checked = [claims.record("figure17.select_layer", qv_layer.mode().iloc[0], scale),
+               claims.record("figure17.copy_layer", vk_layer.mode().iloc[0], scale)]
     return SimpleNamespace(layers=layers, top=top, vk_layer=vk_layer, qv_layer=qv_layer, checked=checked)
 
 
@@ -390,9 +392,9 @@ def figure17_placement(res17: Results, scale: str) -> SimpleNamespace:
     names = [SETUP_NAMES.get(k, k) for k in zip(where["layer_norm"], where["embedding"])]
     where_view = pd.DataFrame({
         "set-up": names, "pairs": where["n_pairs"], "emerged": where["emerged"], "steps to 50%": where["emergence_step"],
-        "copy layer": [f"{l} ({a}/{e})" for l, a, e in zip(where["copy_layer"], where["copy_agree"], where["emerged"])],
+        "copy layer": [f"{layer} ({a}/{e})" for layer, a, e in zip(where["copy_layer"], where["copy_agree"], where["emerged"])],
         "copy weight": where["copy_weight"],
-        "select layer": [f"{l} ({a}/{e})" for l, a, e in zip(where["select_layer"], where["select_agree"], where["emerged"])],
+        "select layer": [f"{layer} ({a}/{e})" for layer, a, e in zip(where["select_layer"], where["select_agree"], where["emerged"])],
         "select weight": where["select_weight"],
     })
     glue_number("fig17_place_runs", place.summary["run"].nunique(), "d")

@@ -70,7 +70,7 @@ def laws(tables: dict[str, pd.DataFrame], joint: pd.DataFrame) -> SimpleNamespac
     (glued: fig3_tb_min, fig3_tb_max)."""
     finite = joint[np.isfinite(joint["plateau_length"])]
     fits = compare_fits(finite, ["d", "T", "B"], paper)
-    show_table(fits, "Figure 3: our power law and offset law beside the paper's law", index=True)
+    show_table(fits, "Figure 3: our power law and offset law beside the paper's law", index=True, key=True)
     offset = fit_offset_power_law(finite, ["d", "T", "B"])
     t_over_b = readers.t_over_b_table(tables["T"], tables["B"])
     show_table(t_over_b, "Figure 3: each middle-panel plateau beside the B = 1 plateau at T/B")
@@ -106,11 +106,11 @@ def cross_sample(results: Results, tables: dict[str, pd.DataFrame], figure: Figu
     return SimpleNamespace(speed=speed, wide=wide)
 
 
-def exponent_drift(tables: dict[str, pd.DataFrame], figure: Figure3, joint: pd.DataFrame, l: SimpleNamespace,
+def exponent_drift(tables: dict[str, pd.DataFrame], figure: Figure3, joint: pd.DataFrame, laws: SimpleNamespace,
                    fit) -> None:
     """The exponents fitted on parts of the grid and with the larger points, and the offset law's (glued: fig3_stuck,
     fig3_off_*, fig3_t0)."""
-    fits, offset = l.fits, l.offset
+    offset = laws.offset
     drift = readers.exponent_drift(joint, tables["larger"])
     show_table(drift, "Figure 3: the exponents fitted on parts of the grid (B = 1 runs)", index=True)
     if len(tables["larger"]):

@@ -1,0 +1,39 @@
+"""The book's Sphinx extension keeps one copy of each script on a page (JB 1.x added sphinx-thebe's config twice)."""
+
+from sphinx.builders.html._assets import _JavaScript
+
+from emergence_lib.book_extension import drop_duplicate_scripts
+
+
+def test_an_inline_script_added_twice_is_kept_once_whoever_added_it():
+    # What Jupyter Book 1.x produced: the same inline body with filename None and with filename "".
+    first, again = _JavaScript(None, body="const THEBE_JS_URL = 1"), _JavaScript("", body="const THEBE_JS_URL = 1")
+    other, file_js = _JavaScript(None, body="var x = 2"), _JavaScript("_static/a.js")
+    scripts = [first, file_js, again, other, _JavaScript("_static/a.js")]
+    context = {"script_files": scripts}
+    drop_duplicate_scripts(None, "page", "page.html", context, None)
+    assert context["script_files"] is scripts, "edited in place: the theme's templates may hold the same list"
+    assert scripts == [first, file_js, other]
+
+
+def test_a_pasted_figure_gets_its_caption_as_alt_text():
+    from docutils import nodes
+    from docutils.utils import new_document
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+
+    from emergence_lib.book_extension import caption_as_alt_text
+
+    doc = new_document("page", get_default_settings(Parser))
+    figure = nodes.figure()
+    container = nodes.container()
+    image = nodes.image(uri="../_images/ab12.png", alt="../_images/ab12.png")
+    container += image
+    figure += container
+    figure += nodes.caption(text="Paper's Figure 1. Loss against   time.")
+    kept = nodes.image(uri="x.png", alt="a written description")
+    doc += figure
+    doc += kept
+    caption_as_alt_text(None, doc, "page")
+    assert image["alt"] == "Paper's Figure 1. Loss against time."
+    assert kept["alt"] == "a written description", "an image that has alt text keeps it"
