@@ -16,8 +16,10 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 # Chapters execute at their default scale ("cpu") and read data/; only missing runs are computed.
+# Each chapter also logs the claims it judged into _build/claims (read by the scoreboard's forest plot: emptied first).
 book: $(STAMP)
-	OMP_NUM_THREADS=1 $(VENV)/bin/jupyter-book build --all --warningiserror --keep-going .
+	rm -rf _build/claims
+	OMP_NUM_THREADS=1 EMERGENCE_CLAIMS_LOG=$(CURDIR)/_build/claims $(VENV)/bin/jupyter-book build --all --warningiserror --keep-going .
 
 # Test tiers (markers set in tests/conftest.py): unit (under a minute), integration, notebooks. Two workers, one per
 # core of the CI machine (the tests share no files outside their tmp_path; each starts its own subprocesses).

@@ -520,6 +520,15 @@ class ClaimMismatch(AssertionError):
     """A claim's status at cpu/paper scale is not the one the registry expects."""
 
 
+def _format_claim(value: float, fmt: str) -> str:
+    """A claim's number in its format, with e-notation written as a reader writes it (× 10ⁿ)."""
+    if fmt.endswith("e"):
+        from .report import scientific
+
+        return scientific(value, int(fmt.split(".")[-1][:-1] or 2) + 1)
+    return format(value, fmt)
+
+
 @dataclass(frozen=True)
 class ClaimResult:
     claim: Claim
@@ -531,9 +540,9 @@ class ClaimResult:
     def ours_text(self) -> str:
         if not math.isfinite(self.ours):
             return "not reached"
-        text = format(self.ours, self.claim.fmt)
+        text = _format_claim(self.ours, self.claim.fmt)
         if self.interval is not None:
-            lo, hi = (format(v, self.claim.fmt) if math.isfinite(v) else "?" for v in self.interval)
+            lo, hi = (_format_claim(v, self.claim.fmt) if math.isfinite(v) else "?" for v in self.interval)
             text += f" [{lo}, {hi}]"
         return text.replace("-", "−")  # a typographic minus, as the paper prints
 
@@ -562,6 +571,7 @@ def record(key: str, ours: float, scale: str, interval: tuple[float, float] | No
     result = ClaimResult(c, ours, status, interval)
     glue_text(c.glue_key("ours"), result.ours_text)
     glue_text(c.glue_key("status"), MARK[status])
+    _log_result(result, scale)
     # At cpu scale the status must be the registry's; at paper scale a claim reproduced at cpu must stay reproduced
     # (one that differs at cpu may well reproduce on the paper's grid: that is reported, not failed).
     if c.expected is None:
@@ -572,6 +582,53 @@ def record(key: str, ours: float, scale: str, interval: tuple[float, float] | No
             f"{key}: ours = {result.ours_text}, paper {c.paper}; reproduced if {c.tolerance.describe()} → {status}, "
             f"but the registry expects {c.expected!r}. If the change is right, update the registry and the prose.")
     return result
+
+
+# Where `record` also writes each judged claim as JSON, when set (the book build sets it: `make book`), so that the
+# scoreboard, executed after the chapters, can draw every interval at once (`forest_table`). Build output, not data:
+# nothing reads it but the scoreboard of the same build.
+CLAIMS_LOG_ENV = "EMERGENCE_CLAIMS_LOG"
+
+
+def _log_result(result: ClaimResult, scale: str) -> None:
+    import json
+
+    folder = os.environ.get(CLAIMS_LOG_ENV)
+    if not folder or result.status == "smoke":
+        return
+    os.makedirs(folder, exist_ok=True)
+    entry = {"key": result.claim.key, "scale": scale, "ours": result.ours, "status": result.status,
+             "interval": list(result.interval) if result.interval is not None else None}
+    with open(os.path.join(folder, f"{result.claim.key}.json"), "w") as f:
+        json.dump(entry, f)
+
+
+def forest_table(folder: str | None = None) -> "pd.DataFrame":
+    """Every interval claim the chapters logged (`CLAIMS_LOG_ENV`), as its distance from the paper's value (or from
+    the direction's threshold) with its 95% interval: in log units for ratios (the rule's ``log``), in the claim's own
+    units otherwise (exponents, differences). One row per claim, in figure order."""
+    import json
+
+    import pandas as pd
+
+    folder = folder or os.environ.get(CLAIMS_LOG_ENV)
+    rows = []
+    for c in sorted(CLAIMS, key=lambda c: (c.figure_number, CLAIMS.index(c))):
+        path = os.path.join(folder, f"{c.key}.json") if folder else ""
+        if not isinstance(c.tolerance, IntervalRule) or not path or not os.path.exists(path):
+            continue
+        with open(path) as f:
+            entry = json.load(f)
+        if entry["interval"] is None:
+            continue
+        rule = c.tolerance
+        ref = rule.above if rule.above is not None else c.paper_value
+        tr = (lambda v: math.log(v) if v > 0 else float("nan")) if rule.log else (lambda v: v)
+        low, high = entry["interval"]
+        rows.append({"figure": c.figure, "key": c.key, "claim": c.claim, "status": entry["status"],
+                     "scale": entry["scale"], "units": "log ratio" if rule.log else "value",
+                     "distance": tr(entry["ours"]) - tr(ref), "low": tr(low) - tr(ref), "high": tr(high) - tr(ref)})
+    return pd.DataFrame(rows, columns=["figure", "key", "claim", "status", "scale", "units", "distance", "low", "high"])
 
 
 def record_fit(key: str, fit, name: str, scale: str) -> ClaimResult:

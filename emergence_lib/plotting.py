@@ -208,3 +208,38 @@ def _law(law: dict[str, float], grid: pd.DataFrame) -> np.ndarray:
         if k not in ("C", "R2"):
             out = out * np.asarray(grid[k], dtype=float) ** e
     return out
+
+
+STATUS_COLORS = {"agrees": "C2", "reproduced": "C2", "differs": "C3", "inconclusive": "0.55", "not run": "0.8"}
+
+
+def _forest_label(key: str, figure: str) -> str:
+    """"table1.figure3.T32_d16_B1" → "Fig. 3, Table 1's model: T32 d16 B1"; "figure9.flow_vs_sgd" → "Fig. 9: flow vs sgd"."""
+    where = f"Beyond {figure[1:]}" if figure.startswith("B") else f"Fig. {figure}"
+    if key.startswith("table1."):
+        return f"{where}, Table 1's model: " + key.split(".", 2)[2].replace("_", " ")
+    return f"{where}: " + key.split(".", 1)[1].replace("_", " ")
+
+
+def forest_plot(table: pd.DataFrame) -> plt.Figure:
+    """Every interval claim as a row: our distance from the paper's value (0) with its 95% interval, coloured by the
+    verdict; squares are ratios (log units), circles values (exponents, differences). ``table``: `claims.forest_table`.
+    Sized to be shown at about its native width in the book's column (its text stays legible)."""
+    n = len(table)
+    fig, ax = plt.subplots(figsize=(7.2, 0.24 * n + 1.9))
+    ys = np.arange(n)[::-1]
+    for y, (_, r) in zip(ys, table.iterrows()):
+        color = STATUS_COLORS.get(r["status"], "0.3")
+        ax.plot([r["low"], r["high"]], [y, y], color=color, lw=2.2, solid_capstyle="butt")
+        ax.plot(r["distance"], y, "s" if r["units"] == "log ratio" else "o", color=color, ms=5.5)
+    ax.axvline(0.0, color="0.3", lw=1, ls=":")
+    ax.set_yticks(ys, [_forest_label(r["key"], r["figure"]) for _, r in table.iterrows()], fontsize=9)
+    ax.set_ylim(-0.7, n - 0.3)
+    ax.set_xlabel("ours − the paper's value (or the direction's threshold)\n95% interval; ratios in log units", fontsize=9)
+    handles = [plt.Line2D([], [], color=STATUS_COLORS[s], lw=2.2, label=s) for s in ("agrees", "differs", "inconclusive")]
+    handles += [plt.Line2D([], [], color="0.3", marker="o", ls="none", label="value"),
+                plt.Line2D([], [], color="0.3", marker="s", ls="none", label="ratio (log)")]
+    ax.legend(handles=handles, fontsize=9, ncol=5, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False,
+              handlelength=1.2, columnspacing=1.0)
+    fig.tight_layout()
+    return fig

@@ -20,6 +20,24 @@ import pandas as pd
 MISSING = "—"  # where the paper (or a run) gives no value
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def scientific(v: float, digits: int = 3) -> str:
+    """A small or large number as a reader writes it, "2.71 × 10⁻⁶" (no e-notation); a power of ten alone, "10⁻⁴"."""
+    if v == 0 or not math.isfinite(v):
+        return format_value(v)
+    exponent = math.floor(math.log10(abs(v)))
+    mantissa = v / 10**exponent
+    if round(mantissa, digits - 1) in (10, -10):  # 9.996e-4 rounds up to 10 × 10⁻⁴: carry it
+        exponent += 1
+        mantissa /= 10
+    power = "10" + str(exponent).translate(_SUPERSCRIPT)
+    if round(abs(mantissa), digits - 1) == 1:
+        return ("−" if v < 0 else "") + power
+    return f"{mantissa:.{digits}g} × {power}".replace("-", "−")
+
+
 def format_value(x: Any) -> str:
     """Sensible rounding for a table cell: integers with separators, 3 significant digits otherwise, — for missing."""
     if x is None:
@@ -46,7 +64,7 @@ def format_value(x: Any) -> str:
             return f"{v:.1f}"
         if a >= 0.01:
             return f"{v:.3g}" if a < 1 else f"{v:.2f}"
-        return f"{v:.2e}"
+        return scientific(v)
     if isinstance(x, str) and x.lower() == "nan":
         return MISSING
     return str(x)
@@ -104,7 +122,12 @@ def glue_figure(key: str, fig: Any) -> None:
 def glue_number(key: str, value: float, fmt: str = ".3g") -> None:
     """Glue a number already formatted, so the prose pastes it with ``{glue:text}`key```."""
     v = float(value)
-    text = format_value(value) if fmt == "auto" else format(int(round(v)) if fmt[-1] in "d," else v, fmt)
+    if fmt[-1] in "eg" and math.isfinite(v) and v != 0 and not 1e-3 <= abs(v) < 1e6:
+        # e-notation never reaches the reader: "2.7 × 10⁻⁶", at the precision asked for.
+        precision = int(fmt.lstrip("+").split(".")[-1][:-1] or 2) + (1 if fmt[-1] == "e" else 0)
+        text = scientific(v, max(precision, 1))
+    else:
+        text = format_value(value) if fmt == "auto" else format(int(round(v)) if fmt[-1] in "d," else v, fmt)
     _glue(key, text)
 
 

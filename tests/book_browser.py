@@ -142,6 +142,13 @@ ready.then(() => { try {
     code_height: sum('details.above-input') + Array.from(article.querySelectorAll('div.cell_input'))
       .filter((el) => !el.closest('details')).reduce((s, el) => s + visible(el), 0),
     mathjax_settled: settled,
+    // What a reader reads as prose and tables: no code, nothing inside a closed dropdown, no typeset maths.
+    prose: (() => {
+      const clone = article.cloneNode(true);
+      clone.querySelectorAll('pre, code, script, style, mjx-container, .cell_input, details:not([open]) > :not(summary)')
+        .forEach((el) => el.remove());
+      return clone.textContent;
+    })(),
     // Tables a reader sees without opening anything.
     // (A closed <details> still lays its content out in Chromium, so its tables are excluded by name.)
     visible_tables: Array.from(article.querySelectorAll('table'))
@@ -176,6 +183,7 @@ class PageReport:
     wide_math: list[str] = field(default_factory=list)  # display equations wider than their column
     screenshot: str | None = None
     text: str = field(default="", repr=False)
+    prose: str = field(default="", repr=False)
 
 
 # Delimiters MathJax consumes: any left in the rendered text is maths that did not typeset.
@@ -211,7 +219,7 @@ def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | N
         figure_share=info["figure_height"] / height, code_share=info["code_height"] / height, screenshot=shot,
         image_scales=[im["scale"] for im in info["images"] if im.get("scale") and "_images/" in im["src"]],
         wide_math=info["wide_math"],
-        text=text,
+        text=text, prose=info["prose"],
     )
 
 

@@ -89,6 +89,15 @@ def test_every_figure_has_alt_text(reports):
     assert not missing, missing
 
 
+E_NOTATION = re.compile(r"\b\d+(?:\.\d+)?e[-+]?\d+\b")
+
+
+def test_no_e_notation_in_prose_or_tables(reports):
+    """Numbers read "2.7 × 10⁻⁶" (report.scientific), never "2.7e-06"; code keeps Python's notation."""
+    found = {page: sorted(set(E_NOTATION.findall(r.prose)))[:6] for page, r in reports.items() if E_NOTATION.search(r.prose)}
+    assert not found, found
+
+
 def test_one_search_box_per_page(reports):
     counts = {page: r.search_boxes for page, r in reports.items() if r.search_boxes != 1}
     assert not counts, f"pages with other than one visible search field: {counts}"

@@ -135,3 +135,25 @@ def test_every_band_claim_says_why_it_is_not_an_interval():
     assert claims.band_why(claims.claim("figure13.heads_exponent")) is None, "an interval claim needs no band reason"
     t = claims.band_table()
     assert len(t) == sum(isinstance(c.tolerance, claims.Tolerance) for c in CLAIMS) and t["why a band"].notna().all()
+
+
+def test_forest_table_reads_what_record_logged_and_measures_from_the_paper(tmp_path, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.setenv(claims.CLAIMS_LOG_ENV, str(tmp_path))
+    assert claims.forest_table().empty, "an empty log gives an empty table"
+    key_exp, key_dir = "table1.figure3.d_exponent", "table1.figure3.cross_sample_speedup"
+    paper_d = claims.claim(key_exp).paper_value
+    record(key_exp, paper_d + 0.1, "cpu", interval=(paper_d - 0.05, paper_d + 0.25))
+    record(key_dir, 2.0, "cpu", interval=(1.5, 4.0))
+    record("table1.figure3.T_exponent", 0.8, "smoke", interval=(0.7, 0.9))  # smoke is never logged
+    t = claims.forest_table().set_index("key")
+    assert list(t.index) == [key_exp, key_dir]
+    assert t.loc[key_exp, "distance"] == pytest.approx(0.1) and t.loc[key_exp, "low"] == pytest.approx(-0.05)
+    assert t.loc[key_exp, "status"] == "agrees" and t.loc[key_exp, "units"] == "value"
+    # A direction claim on a log scale: the distance from its threshold (1) in log units.
+    assert t.loc[key_dir, "distance"] == pytest.approx(math.log(2.0)) and t.loc[key_dir, "low"] == pytest.approx(math.log(1.5))
+    assert t.loc[key_dir, "status"] == "agrees" and t.loc[key_dir, "units"] == "log ratio"
+    fig = plotting.forest_plot(claims.forest_table())
+    assert len(fig.axes[0].get_yticklabels()) == 2

@@ -79,10 +79,10 @@ TRANSFORMER_GRIDS = {
 # From the cpu scale's model to Table 1's, one setting at a time (width and QK dim together, then the learning
 # rate): which substitution moves the plateau. The last step is Table 1 itself.
 BRIDGE_STEPS: tuple[tuple[str, dict[str, Any]], ...] = (
-    ("cpu scale: width 64, lr 1e-3", {"d_model": 64, "d_qk": 16, "lr": 1e-3}),
-    ("width 128, lr 1e-3", {"d_model": 128, "d_qk": 32, "lr": 1e-3}),
-    ("width 256, lr 1e-3", {"d_model": 256, "d_qk": 64, "lr": 1e-3}),
-    ("Table 1: width 256, lr 1e-4", {"d_model": 256, "d_qk": 64, "lr": 1e-4}),
+    ("cpu scale: width 64, lr 10⁻³", {"d_model": 64, "d_qk": 16, "lr": 1e-3}),
+    ("width 128, lr 10⁻³", {"d_model": 128, "d_qk": 32, "lr": 1e-3}),
+    ("width 256, lr 10⁻³", {"d_model": 256, "d_qk": 64, "lr": 1e-3}),
+    ("Table 1: width 256, lr 10⁻⁴", {"d_model": 256, "d_qk": 64, "lr": 1e-4}),
 )
 
 # Right panel: plateau at loss 0.4 read on data without repetition; runs stop at 2.5× it.
