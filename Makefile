@@ -16,10 +16,12 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 # Chapters execute at their default scale ("cpu") and read data/; only missing runs are computed.
-# Each chapter also logs the claims it judged into _build/claims (read by the scoreboard's forest plot: emptied first).
+# Each chapter also logs the claims it judged into _build/claims (read by the scoreboard's forest plot) and its
+# tables as CSV into _build/tables (copied into the HTML, linked from each table); both emptied first.
 book: $(STAMP)
-	rm -rf _build/claims
-	OMP_NUM_THREADS=1 EMERGENCE_CLAIMS_LOG=$(CURDIR)/_build/claims $(VENV)/bin/jupyter-book build --all --warningiserror --keep-going .
+	rm -rf _build/claims _build/tables
+	OMP_NUM_THREADS=1 EMERGENCE_CLAIMS_LOG=$(CURDIR)/_build/claims EMERGENCE_TABLES_DIR=$(CURDIR)/_build/tables \
+		$(VENV)/bin/jupyter-book build --all --warningiserror --keep-going .
 
 # Test tiers (markers set in tests/conftest.py): unit (under a minute), integration, notebooks. Two workers, one per
 # core of the CI machine (the tests share no files outside their tmp_path; each starts its own subprocesses).

@@ -1,5 +1,7 @@
 """A Sphinx extension for the book build (listed in ``_config.yml``): fixes to what Jupyter Book 1.x emits.
 
+* The tables the chapters showed, written as CSV during execution (`report.save_table_csv`), are copied into the
+  HTML as ``_tables/``, where each table's "CSV" link points.
 * A figure pasted from a notebook (``{glue:figure}``) got its file name as alt text; it gets its caption instead,
   so that a screen reader reads what the figure shows.
 
@@ -65,7 +67,24 @@ def caption_as_alt_text(app: Any, doctree: Any, docname: str) -> None:
             image["alt"] = caption if len(caption) <= ALT_MAX_CHARS else caption[: ALT_MAX_CHARS - 1] + "…"
 
 
+def copy_table_csvs(app: Any, exception: Exception | None) -> None:
+    import os
+    import shutil
+
+    from .report import TABLES_DIR_ENV
+
+    folder = os.environ.get(TABLES_DIR_ENV)
+    if exception is not None or not folder or not os.path.isdir(folder) or app.builder.format != "html":
+        return
+    target = os.path.join(app.outdir, "_tables")
+    os.makedirs(target, exist_ok=True)
+    for name in os.listdir(folder):
+        if name.endswith(".csv"):
+            shutil.copyfile(os.path.join(folder, name), os.path.join(target, name))
+
+
 def setup(app: Any) -> dict[str, Any]:
+    app.connect("build-finished", copy_table_csvs)
     app.connect("doctree-resolved", caption_as_alt_text)
     # After every other handler of the event, so that scripts added per page are seen too.
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)

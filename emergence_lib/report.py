@@ -96,11 +96,48 @@ def show_table(df: pd.DataFrame, title: str, index: bool = False, collapsed: boo
     from IPython.display import HTML, display
 
     body = table_html(df, title, index)
+    csv = save_table_csv(df, title, index)
+    link = f' <a class="book-table-csv" href="{csv}" download>CSV</a>' if csv else ""
     fold = (not key) if collapsed is None else collapsed
     if fold:
         body = (f'<details class="book-table-dropdown"><summary>{html.escape(title)} '
-                f"({len(df)} rows)</summary>{body}</details>")
+                f"({len(df)} rows){link}</summary>{body}</details>")
+    elif link:
+        body += f'<p class="book-table-download">{link.strip()}: the table as data</p>'
     display(HTML(body))
+
+
+# Where `show_table` also writes each table as CSV, when set (the book build sets it: `make book`); the book's Sphinx
+# extension copies the files into the HTML as _tables/ (`book_extension`), and each table links its file.
+TABLES_DIR_ENV = "EMERGENCE_TABLES_DIR"
+
+
+def table_slug(title: str) -> str:
+    """A file name for a table: its title in lower-case words, and a short hash of the whole title (unique)."""
+    import hashlib
+    import re
+
+    words = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60].rstrip("-")
+    return f"{words}-{hashlib.sha1(title.encode()).hexdigest()[:6]}"
+
+
+def save_table_csv(df: pd.DataFrame, title: str, index: bool = False) -> str | None:
+    """Write ``df`` as CSV under `TABLES_DIR_ENV` (the raw values, not the rounded cells); returns the link a chapter
+    page uses, or None when the variable is not set."""
+    import os
+
+    folder = os.environ.get(TABLES_DIR_ENV)
+    if not folder:
+        return None
+    os.makedirs(folder, exist_ok=True)
+    # Two tables of one title (a panel shown by two chapters) share a file only if they hold the same data.
+    import hashlib
+
+    text = df.to_csv(index=index)
+    name = f"{table_slug(title)}-{hashlib.sha1(text.encode()).hexdigest()[:6]}.csv"
+    with open(os.path.join(folder, name), "w") as f:
+        f.write(text)
+    return f"../_tables/{name}"
 
 
 def _glue(key: str, value: Any, display: bool = False) -> None:

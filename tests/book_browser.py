@@ -94,10 +94,19 @@ def chromium(width: int = 1280, height: int = 900) -> Iterator["object"]:
         driver.quit()
 
 
+def is_redirect(page: Path) -> bool:
+    """Jupyter Book's index.html is a one-line meta refresh to the root page. Loading it navigates away while a
+    script inspects it, which loses the script's callback (a "script timeout") or inspects the empty stub: the
+    page it points to is inspected in its own right instead."""
+    head = page.read_text(errors="replace")[:300].lower()
+    return 'http-equiv="refresh"' in head and "<body" not in head
+
+
 def book_pages(html: Path) -> list[Path]:
-    """Every page of the built book, relative to ``html``, in a stable order."""
+    """Every page of the built book, relative to ``html``, in a stable order (redirect stubs left out)."""
     pages = [p.relative_to(html) for p in sorted(html.rglob("*.html"))]
-    return [p for p in pages if p.name not in SKIP_PAGES and p.parts[0] not in {"_static", "_sources", "reports"}]
+    return [p for p in pages if p.name not in SKIP_PAGES and p.parts[0] not in {"_static", "_sources", "reports"}
+            and not is_redirect(html / p)]
 
 
 # One script collects everything a check needs from a loaded page, after MathJax has typeset it.
@@ -149,6 +158,11 @@ ready.then(() => { try {
         .forEach((el) => el.remove());
       return clone.textContent;
     })(),
+    // Tables wider than the column at the reader's width (cut off, or scrolled sideways).
+    wide_tables: Array.from(article.querySelectorAll('table'))
+      .filter((t) => visible(t) > 0 && !t.closest('details:not([open])'))
+      .filter((t) => t.getBoundingClientRect().right > main.right + 2 || t.scrollWidth > (t.parentElement.clientWidth + 2))
+      .map((t) => ((t.querySelector('caption') || {}).innerText || (t.querySelector('th') || {}).innerText || '').slice(0, 60)),
     // Tables a reader sees without opening anything.
     // (A closed <details> still lays its content out in Chromium, so its tables are excluded by name.)
     visible_tables: Array.from(article.querySelectorAll('table'))
@@ -171,6 +185,7 @@ class PageReport:
     search_boxes: int
     missing_alt: list[str]  # figures whose alt text is empty or a file name
     visible_tables: int
+    wide_tables: list[str]
     broken_images: list[str]
     captions: list[str]
     error_outputs: list[str]
@@ -211,7 +226,7 @@ def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | N
     return PageReport(
         page=page, title=info["title"], mathjax=info["mathjax"], mathjax_src=info["mathjax_src"],
         mathjax_settled=info["mathjax_settled"], search_boxes=info["search_boxes"],
-        visible_tables=info["visible_tables"],
+        visible_tables=info["visible_tables"], wide_tables=info["wide_tables"],
         missing_alt=[im["src"] for im in info["images"] if "_images/" in im["src"]
                      and (not im["alt"].strip() or im["alt"].endswith((".png", ".svg")) or "_images/" in im["alt"])],
         broken_images=[im["src"] for im in info["images"] if not im["ok"]], captions=info["captions"],

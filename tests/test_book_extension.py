@@ -37,3 +37,19 @@ def test_a_pasted_figure_gets_its_caption_as_alt_text():
     caption_as_alt_text(None, doc, "page")
     assert image["alt"] == "Paper's Figure 1. Loss against time."
     assert kept["alt"] == "a written description", "an image that has alt text keeps it"
+
+
+def test_a_table_is_written_as_csv_and_linked_only_when_the_build_asks(tmp_path, monkeypatch):
+    import pandas as pd
+
+    from emergence_lib import report
+
+    df = pd.DataFrame({"d": [16, 32], "plateau": [345.25, 698.5]})
+    monkeypatch.delenv(report.TABLES_DIR_ENV, raising=False)
+    assert report.save_table_csv(df, "Figure 3: a table") is None
+    monkeypatch.setenv(report.TABLES_DIR_ENV, str(tmp_path))
+    link = report.save_table_csv(df, "Figure 3: a table")
+    assert link.startswith("../_tables/figure-3-a-table-") and link.endswith(".csv")
+    back = pd.read_csv(tmp_path / link.rsplit("/", 1)[1])
+    assert back.equals(df), "the CSV holds the raw values, not the rounded cells"
+    assert report.table_slug("Figure 3: a table") != report.table_slug("Figure 3: a table (seed means)")

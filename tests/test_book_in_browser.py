@@ -98,6 +98,11 @@ def test_no_e_notation_in_prose_or_tables(reports):
     assert not found, found
 
 
+def test_no_open_table_is_wider_than_its_column(reports):
+    wide = {page: r.wide_tables for page, r in reports.items() if r.wide_tables}
+    assert not wide, f"tables wider than their column at 1280 px: {wide}"
+
+
 def test_one_search_box_per_page(reports):
     counts = {page: r.search_boxes for page, r in reports.items() if r.search_boxes != 1}
     assert not counts, f"pages with other than one visible search field: {counts}"
@@ -145,3 +150,17 @@ def test_figures_are_legible_at_the_column_width(reports):
 def test_no_display_equation_is_wider_than_its_column(reports):
     wide = {page: r.wide_math for page, r in reports.items() if r.wide_math}
     assert not wide, wide
+
+
+def test_every_table_offers_its_data_as_csv_and_the_link_resolves():
+    """`make book` writes each shown table as CSV (report.save_table_csv) and links it; a link must reach its file."""
+    pages = [HTML / p for p in book_pages(HTML) if str(p).startswith("chapters/")]
+    linked = 0
+    for page in pages:
+        text = page.read_text()
+        for href in re.findall(r'class="book-table-csv" href="([^"]+)"', text):
+            assert (page.parent / href).resolve().exists(), f"{page.name}: CSV link {href} does not resolve"
+            linked += 1
+        if "book-table" in text:
+            assert "book-table-csv" in text, f"{page.name} shows tables but offers none as CSV"
+    assert linked > 0
