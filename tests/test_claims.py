@@ -148,6 +148,7 @@ def test_forest_table_reads_what_record_logged_and_measures_from_the_paper(tmp_p
     record(key_exp, paper_d + 0.1, "cpu", interval=(paper_d - 0.05, paper_d + 0.25))
     record(key_dir, 2.0, "cpu", interval=(1.5, 4.0))
     record("table1.figure3.T_exponent", 0.8, "smoke", interval=(0.7, 0.9))  # smoke is never logged
+    record(key_exp, paper_d + 5, "paper", interval=(paper_d + 4, paper_d + 6))  # another scale: its own file
     t = claims.forest_table().set_index("key")
     assert list(t.index) == [key_exp, key_dir]
     assert t.loc[key_exp, "distance"] == pytest.approx(0.1) and t.loc[key_exp, "low"] == pytest.approx(-0.05)
@@ -155,5 +156,6 @@ def test_forest_table_reads_what_record_logged_and_measures_from_the_paper(tmp_p
     # A direction claim on a log scale: the distance from its threshold (1) in log units.
     assert t.loc[key_dir, "distance"] == pytest.approx(math.log(2.0)) and t.loc[key_dir, "low"] == pytest.approx(math.log(1.5))
     assert t.loc[key_dir, "status"] == "agrees" and t.loc[key_dir, "units"] == "log ratio"
+    assert claims.forest_table(scale="paper").set_index("key").loc[key_exp, "distance"] == pytest.approx(5.0)
     fig = plotting.forest_plot(claims.forest_table())
     assert len(fig.axes[0].get_yticklabels()) == 2
