@@ -4,7 +4,6 @@
   HTML as ``_tables/``, where each table's "CSV" link points.
 * A figure pasted from a notebook (``{glue:figure}``) got its file name as alt text; it gets its caption instead,
   so that a screen reader reads what the figure shows.
-
 * Jupyter Book 1.x and sphinx-thebe both run sphinx-thebe's set-up, so every page got its inline config script
   twice, and the second ``const THEBE_JS_URL`` raised a console error. Each page keeps one copy of every script.
 """

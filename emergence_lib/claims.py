@@ -520,15 +520,6 @@ class ClaimMismatch(AssertionError):
     """A claim's status at cpu/paper scale is not the one the registry expects."""
 
 
-def _format_claim(value: float, fmt: str) -> str:
-    """A claim's number in its format, with e-notation written as a reader writes it (× 10ⁿ)."""
-    if fmt.endswith("e"):
-        from .report import scientific
-
-        return scientific(value, int(fmt.split(".")[-1][:-1] or 2) + 1)
-    return format(value, fmt)
-
-
 @dataclass(frozen=True)
 class ClaimResult:
     claim: Claim
@@ -540,9 +531,11 @@ class ClaimResult:
     def ours_text(self) -> str:
         if not math.isfinite(self.ours):
             return "not reached"
-        text = _format_claim(self.ours, self.claim.fmt)
+        from .report import format_number
+
+        text = format_number(self.ours, self.claim.fmt)
         if self.interval is not None:
-            lo, hi = (_format_claim(v, self.claim.fmt) if math.isfinite(v) else "?" for v in self.interval)
+            lo, hi = (format_number(v, self.claim.fmt) if math.isfinite(v) else "?" for v in self.interval)
             text += f" [{lo}, {hi}]"
         return text.replace("-", "−")  # a typographic minus, as the paper prints
 

@@ -243,3 +243,14 @@ def forest_plot(table: pd.DataFrame) -> plt.Figure:
               handlelength=1.2, columnspacing=1.0)
     fig.tight_layout()
     return fig
+
+
+def scorecard_figure(table: pd.DataFrame, empty_note: str) -> plt.Figure:
+    """The landing page's and the scoreboard's scorecard: `forest_plot` of ``table``, or a note saying why there is
+    none (nothing logged: the book was not built with `make book`, or the scale is smoke)."""
+    if len(table):
+        return forest_plot(table)
+    fig, ax = plt.subplots(figsize=(8, 1.5))
+    ax.text(0.5, 0.5, empty_note, ha="center", va="center")
+    ax.axis("off")
+    return fig

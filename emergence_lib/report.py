@@ -38,6 +38,15 @@ def scientific(v: float, digits: int = 3) -> str:
     return f"{mantissa:.{digits}g} × {power}".replace("-", "−")
 
 
+def format_number(v: float, fmt: str) -> str:
+    """``format(v, fmt)`` for prose and claims, with e-notation written as a reader writes it: an ``e`` format always,
+    a ``g`` format outside [10⁻³, 10⁶), become "2.7 × 10⁻⁶" at the precision asked for."""
+    if fmt[-1] in "eg" and math.isfinite(v) and v != 0 and (fmt[-1] == "e" or not 1e-3 <= abs(v) < 1e6):
+        precision = int(fmt.lstrip("+").split(".")[-1][:-1] or 2) + (1 if fmt[-1] == "e" else 0)
+        return scientific(v, max(precision, 1))
+    return format(int(round(v)) if fmt[-1] in "d," else v, fmt)
+
+
 def format_value(x: Any) -> str:
     """Sensible rounding for a table cell: integers with separators, 3 significant digits otherwise, — for missing."""
     if x is None:
@@ -129,10 +138,10 @@ def save_table_csv(df: pd.DataFrame, title: str, index: bool = False) -> str | N
     folder = os.environ.get(TABLES_DIR_ENV)
     if not folder:
         return None
-    os.makedirs(folder, exist_ok=True)
-    # Two tables of one title (a panel shown by two chapters) share a file only if they hold the same data.
     import hashlib
 
+    os.makedirs(folder, exist_ok=True)
+    # Two tables of one title (a panel shown by two chapters) share a file only if they hold the same data.
     text = df.to_csv(index=index)
     name = f"{table_slug(title)}-{hashlib.sha1(text.encode()).hexdigest()[:6]}.csv"
     with open(os.path.join(folder, name), "w") as f:
@@ -158,14 +167,7 @@ def glue_figure(key: str, fig: Any) -> None:
 
 def glue_number(key: str, value: float, fmt: str = ".3g") -> None:
     """Glue a number already formatted, so the prose pastes it with ``{glue:text}`key```."""
-    v = float(value)
-    if fmt[-1] in "eg" and math.isfinite(v) and v != 0 and not 1e-3 <= abs(v) < 1e6:
-        # e-notation never reaches the reader: "2.7 × 10⁻⁶", at the precision asked for.
-        precision = int(fmt.lstrip("+").split(".")[-1][:-1] or 2) + (1 if fmt[-1] == "e" else 0)
-        text = scientific(v, max(precision, 1))
-    else:
-        text = format_value(value) if fmt == "auto" else format(int(round(v)) if fmt[-1] in "d," else v, fmt)
-    _glue(key, text)
+    _glue(key, format_value(value) if fmt == "auto" else format_number(float(value), fmt))
 
 
 def glue_text(key: str, text: str) -> None:
