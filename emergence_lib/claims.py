@@ -164,8 +164,8 @@ A = Tolerance  # short for the table below
 
 def _table1_claims() -> tuple[Claim, ...]:
     """Figure 3 on Table 1's own model at the cheap end of the paper's grid (`table1`, scale paper_cpu): each point
-    against the paper's law, the exponents fitted on the subset, and cross-sample repetition's direction. All were
-    registered before their runs existed (expected None: nothing pinned)."""
+    against the paper's law, the exponents fitted on the subset, and cross-sample repetition's direction, registered
+    before their runs existed (expected None: nothing pinned); and Figures 11-12's rules on the same runs (pinned)."""
     sd = table1.law_residual_sd()
     law = table1.LAW
     out = []
@@ -190,6 +190,18 @@ def _table1_claims() -> tuple[Claim, ...]:
                   "Table 1's model: … and more so at larger $d$", "more at larger $d$", None,
                   "the largest d's speed-up over the smallest d's, 95% Welch interval",
                   IntervalRule(above=1.0, log=True), expected=None, scale="paper_cpu"))
+    # Figures 11 and 12 on Table 1's settings: the cpu claims' own rules (registered before any run), applied to the
+    # scale's Figure 11 curves and Figure 3 p-runs. Added after those runs were stored, so pinned (the landing table's
+    # "Registered" column says so, from git).
+    out.append(_c("table1.figure11.sharpness", "11", "A3_transformer_dynamics",
+                  "Table 1's model: every seed shows a sharp transition", "sharp", None,
+                  "median (drop 0.4 → 0.1) / plateau over the seeds at (T, d) = (32, 16)", A(high=0.3),
+                  scale="paper_cpu"))
+    out.append(_c("table1.figure12.training_first", "12", "A3_transformer_dynamics",
+                  "Table 1's model: under cross-sample repetition the training distribution is learned first (or "
+                  "together)", "training first", None,
+                  "largest (steps on the training distribution) / (steps without repetition) over p > 0, largest d, "
+                  "seed 0, lr 10⁻⁴", A(high=1.05), scale="paper_cpu"))
     return tuple(out)
 
 
@@ -479,6 +491,8 @@ BAND_WHY: dict[str, str] = {
     "figure10.": "an order between two directions of one deterministic flow: a threshold",
     "figure11.": "a shape property (sharpness) over seeds and configurations: a threshold on the median",
     "figure12.": "a direction (training distribution first) over p > 0 on seed means: a threshold with 5% slack",
+    "table1.figure11.": "Figure 11's rule (a threshold on the median over seeds), on Table 1's settings",
+    "table1.figure12.": "Figure 12's rule (a direction on seed 0, with 5% slack), on Table 1's settings",
     "figure15.adam_speedup": "a lower bound where SGD misses its budget: a threshold of 10×",
     "figure16.": "a direction (only speeds up) over every level on seed means: a threshold",
     "figure17.": "a layer index is exact: the band is zero",

@@ -351,3 +351,92 @@ def _table1_figure(cpu_tables: dict[str, pd.DataFrame], points: pd.DataFrame, gr
     plotting.label_panels(axes)
     fig.tight_layout()
     return fig
+
+
+def _sharpness_rows(curves: pd.DataFrame) -> pd.DataFrame:
+    """Per (d, seed): steps to 0.4 and 0.1 on held-out data without repetition, and the drop over the plateau."""
+    rows = []
+    for (d, seed), g in curves.groupby(["d", "seed"]):
+        t01 = first_crossing(g["step"], g["loss_no_repetition"], 0.1, log=True)
+        t04 = first_crossing(g["step"], g["loss_no_repetition"], 0.4, log=True)
+        rows.append({"T": int(g["T"].iloc[0]), "d": d, "seed": seed, "steps to 0.4": t04, "steps to 0.1": t01,
+                     "drop / plateau": (t01 - t04) / t01})
+    return pd.DataFrame(rows, columns=["T", "d", "seed", "steps to 0.4", "steps to 0.1", "drop / plateau"])
+
+
+def table1_dynamics(scale: str, res11_cpu: Results) -> SimpleNamespace:
+    """Figures 11 and 12 on Table 1's settings (the paper_cpu scale, read from ``data/``, never computed here): the
+    seeds' drops beside the laptop model's, on a time axis in units of each run's plateau, and the training
+    distribution against data without repetition at the largest d. Records the ``table1.figure11/12`` claims once
+    every run they need is stored. (glued: fig11_table1, t1_sharp, t1_ratio12, t1_coverage)"""
+    from ..figures.regression import Figure11
+
+    f11 = Figure11(scale="paper_cpu")
+    res11, have11, need11 = f11.cached()
+    f3 = Figure3(scale="paper_cpu")
+    res3, _, _ = f3.cached()
+    p_need = len(f3.sweeps()["p"])
+    p_runs = res3["p"].summary
+    g11 = f3.grid.fig11
+    glue_text("t1_coverage", f"(T, d) = ({g11.T}, {', '.join(map(str, g11.d))}) and the p-runs at T = {f3.grid.T_p}, "
+                             f"d ∈ {{{', '.join(map(str, f3.grid.d))}}}, {len(f3.grid.seeds)} seeds")
+    checked = []
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.4))
+
+    # (a) Figure 11: each seed's held-out loss against step / (steps to 0.1), laptop model and Table 1's.
+    ax = axes[0]
+    laptop = res11_cpu["curves"].curves
+    laptop = laptop[laptop["d"] == laptop["d"].max()]
+    ours = res11["curves"].curves if have11 else laptop.iloc[:0]
+    for curves, color, label in ((laptop, "0.6", "laptop model"), (ours, "C0", "Table 1's model")):
+        for i, ((d, seed), g) in enumerate(curves.groupby(["d", "seed"])):
+            t01 = first_crossing(g["step"], g["loss_no_repetition"], 0.1, log=True)
+            if np.isfinite(t01):
+                ax.plot(g["step"] / t01, g["loss_no_repetition"], color=color, lw=1.4,
+                        label=f"{label}, $T$ = {int(g['T'].iloc[0])}, $d$ = {d}" if i == 0 else None)
+    ax.axhline(0.1, color="0.5", ls=":", lw=1)
+    ax.set(yscale="log", xlim=(0, 2), xlabel="step / steps to 0.1", ylabel="held-out loss",
+           title="Figure 11: every seed's drop")
+    ax.legend(fontsize=9, loc="lower left")
+    sharp = _sharpness_rows(ours) if have11 == need11 else _sharpness_rows(ours.iloc[:0])
+    if have11 == need11 and len(sharp):
+        checked.append(claims.record("table1.figure11.sharpness", sharp["drop / plateau"].median(), scale))
+        glue_number("t1_sharp", 100 * sharp["drop / plateau"].median(), ".0f")
+    else:
+        claims.record_not_run("table1.figure11.sharpness", f"{have11} of {need11} runs")
+        glue_text("t1_sharp", "not yet run")
+
+    # (b, c) Figure 12: seed 0, the base lr, the largest d: the training distribution against no repetition.
+    timing = pd.DataFrame(columns=["d", "p", "0.4 on training distribution", "0.4 without repetition"])
+    if len(p_runs) == p_need:
+        pc = res3["p"].curves
+        d_max = pc["d"].max()
+        pc = pc[(pc["seed"] == 0) & (pc["lr"] == f3.grid.lr) & (pc["d"] == d_max)]
+        colors = plotting.hue_colors(pc["p"])
+        rows = []
+        for p, g in pc.groupby("p"):
+            train = g["loss_train_distribution"].fillna(g["loss_no_repetition"])
+            axes[1].plot(g["step"], train, color=colors[p], label=f"$p$ = {p:g}")
+            axes[2].plot(g["step"], g["loss_no_repetition"], color=colors[p], label=f"$p$ = {p:g}")
+            rows.append({"d": d_max, "p": p, "0.4 on training distribution": first_crossing(g["step"], train, 0.4, log=True),
+                         "0.4 without repetition": first_crossing(g["step"], g["loss_no_repetition"], 0.4, log=True)})
+        timing = pd.DataFrame(rows)
+        big = timing[timing["p"] > 0]
+        ratio = (big["0.4 on training distribution"] / big["0.4 without repetition"]).max()
+        checked.append(claims.record("table1.figure12.training_first", ratio, scale))
+        glue_number("t1_ratio12", ratio, ".2f")
+        for ax, what in ((axes[1], "training distribution"), (axes[2], "no repetition")):
+            ax.set_title(f"Figure 12, $d$ = {d_max}: {what}")
+    else:
+        claims.record_not_run("table1.figure12.training_first", f"{len(p_runs)} of {p_need} runs")
+        glue_text("t1_ratio12", "not yet run")
+    for ax in axes[1:]:
+        ax.set(yscale="log", xlabel="step")
+        ax.axhline(0.4, color="0.5", ls=":", lw=1)
+    axes[1].set_ylabel("loss")
+    if axes[1].get_legend_handles_labels()[0]:
+        axes[1].legend(fontsize=9)
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    glue_figure("fig11_table1", fig)
+    return SimpleNamespace(sharp=sharp, timing=timing, checked=checked, runs=(have11 + len(p_runs), need11 + p_need))
