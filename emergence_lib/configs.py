@@ -99,9 +99,10 @@ def check_threshold(threshold: float, initial_loss: float = INITIAL_LOSS, name: 
 
 # What a toy flow records, and so what a triggered schedule can watch.
 TOY_SIGNALS = ("alpha", "train_loss", "loss")
-REGRESSION_SIGNALS = ("loss_train_distribution", "loss_no_repetition", "attn_relevant")
+# ``trigger_attn_*``: the same attention read on a held-out set of the trigger's own (not the set that scores the run).
+REGRESSION_SIGNALS = ("loss_train_distribution", "loss_no_repetition", "attn_relevant", "trigger_attn_relevant")
 RECALL_SIGNALS = ("accuracy_train_distribution", "loss_train_distribution", "accuracy_test", "loss_test",
-                  "attn_query_to_value", "attn_value_to_key")
+                  "attn_query_to_value", "attn_value_to_key", "trigger_attn_query_to_value", "trigger_attn_value_to_key")
 
 
 def normalise(cfg: object, name: str, value: object) -> None:

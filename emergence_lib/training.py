@@ -288,6 +288,13 @@ class RegressionTraining(TaskTraining):
         if repeated:
             sets["loss_train_distribution"] = sample_ensemble(self.tasks, c.eval_size, eval_gens, return_mask=True)
         self.eval_sets = {k: (x.to(device), y.to(device), m.to(device).float()) for k, (x, y, m) in sets.items()}
+        # A trigger that watches ``trigger_attn_relevant`` reads a held-out set of its own (its own generator), so
+        # that the schedule never looks at the data that scores the run. Drawn only then: other runs are unchanged.
+        self.trigger_set = None
+        if "trigger_attn_relevant" in c.schedule:
+            trigger_gens = [torch.Generator().manual_seed(104_729 * s + 7) for s in data]
+            tx, _, tm = sample_ensemble(self.tasks, c.eval_size, trigger_gens, return_mask=True, B=1, p=0.0)
+            self.trigger_set = (tx.to(device), tm.to(device).float())
         plateau_on_test = c.plateau_on == "no_repetition" or not repeated
         self.measured = "loss_no_repetition" if plateau_on_test else "loss_train_distribution"
         cfg = model_config(c, self.tasks[0].input_dim)
@@ -322,8 +329,12 @@ class RegressionTraining(TaskTraining):
             out[k] = _mse(pred, y).double().cpu().numpy()
             if c.attention_bias:
                 out[f"{k}_with_bias"] = _mse(self._biased(x, mask), y).double().cpu().numpy()
+        if self.trigger_set is not None:
+            tx, tm = self.trigger_set
+            out["trigger_attn_relevant"] = relevant_position_attention(self.model(tx, return_attention=True)[1], tm)
         # Losses first, then the recordings (the order a run's curve stores them in).
-        order = (*self.eval_sets, *(f"{k}_with_bias" for k in self.eval_sets), "attn_relevant", "attn_entropy")
+        order = (*self.eval_sets, *(f"{k}_with_bias" for k in self.eval_sets), "attn_relevant", "attn_entropy",
+                 "trigger_attn_relevant")
         return {k: out[k] for k in order if k in out}
 
     def crossed(self, records: dict[str, np.ndarray]) -> np.ndarray:
@@ -386,6 +397,12 @@ class RecallTraining(TaskTraining):
         if repeated:
             sets["train_distribution"] = sample_recall_ensemble(self.tasks, c.eval_size, eval_gens)
         self.eval_sets = {k: b.to(device) for k, b in sets.items()}
+        # A trigger that watches a ``trigger_attn_*`` signal reads a held-out set of its own (its own generator, no
+        # repetition), never the test set that scores the run. Drawn only then: other runs are unchanged.
+        self.trigger_set = None
+        if "trigger_attn_" in c.schedule:
+            trigger_gens = [torch.Generator().manual_seed(104_729 * s + 17) for s in data]
+            self.trigger_set = sample_recall_ensemble(self.tasks, c.eval_size, trigger_gens, B=1, p=0.0).to(device)
         self.measured = c.emergence_on if repeated else "test"
         self.model = EnsembleTransformer(recall_model_config(c), seeds).to(device)
 
@@ -420,6 +437,10 @@ class RecallTraining(TaskTraining):
                     value_pos = 2 * batch.query_slots.float().argmax(dim=-1) + 1  # (E, n): test data, one slot
                     recordings |= {"attn_entropy": readout_entropy(patterns),
                                    "attn_entropy_value": readout_entropy(patterns, value_pos)}
+        if self.trigger_set is not None:
+            _, patterns = _recall_forward(self.model, self.trigger_set, c.n_tokens, attention=True)
+            vk, qv = relevant_attention(patterns, self.trigger_set.query_slots)  # (E, L, H) each
+            recordings |= {"trigger_attn_value_to_key": vk, "trigger_attn_query_to_value": qv}
         return out | biased | recordings
 
     def crossed(self, records: dict[str, np.ndarray]) -> np.ndarray:

@@ -53,21 +53,33 @@ class TransformerSteering:
 
 
 @dataclass(frozen=True)
+class ConstantRepetition:
+    """The constant repetitions a schedule is compared with, at the schedules' own budget and seeds (the best of
+    them is the baseline to beat): in-context B and cross-sample p for recall, p for regression."""
+
+    recall_B: tuple[int, ...]
+    recall_p: tuple[float, ...]
+    regression_p: tuple[float, ...]
+
+
+@dataclass(frozen=True)
 class SteeringGrid:
     toy: ToySteering
     recall: TransformerSteering  # in-context repetition B
     recall_p: TransformerSteering  # cross-sample repetition p
     regression: TransformerSteering
+    constants: ConstantRepetition = ConstantRepetition((), (), ())
 
 
 STEERING_GRIDS = {
     "smoke": SteeringGrid(
         toy=ToySteering(T=32, d=32, p=0.6, taus=(10.0, 30.0, 60.0), half_lives=(30.0,), alpha_levels=(0.2,), t_max=1000.0),
         recall=TransformerSteering(B=2, p=0.0, seeds=(0,), steps=300, schedules=(
-            "constant", "step:100", "annealed:100", "triggered:attn_query_to_value>=0.15")),
-        recall_p=TransformerSteering(B=1, p=0.4, seeds=(0,), steps=300, schedules=("constant", "triggered:attn_query_to_value>=0.15")),
+            "constant", "step:100", "annealed:100", "triggered:trigger_attn_query_to_value>=0.15")),
+        recall_p=TransformerSteering(B=1, p=0.4, seeds=(0,), steps=300, schedules=("constant", "triggered:trigger_attn_query_to_value>=0.15")),
         regression=TransformerSteering(T=16, d=8, B=1, p=0.4, lr=3e-3, steps=300, seeds=(0,), schedules=(
-            "constant", "step:50", "annealed:50", "triggered:attn_relevant>=0.2")),
+            "constant", "step:50", "annealed:50", "triggered:trigger_attn_relevant>=0.2")),
+        constants=ConstantRepetition(recall_B=(2,), recall_p=(0.4,), regression_p=(0.2,)),
     ),
     "cpu": SteeringGrid(
         # T, d where the 3-D flow's repetition gain is large (f(p, d) = √(p²d + (1−p)²) ≈ 4.5 at p = 0.6).
@@ -76,25 +88,29 @@ STEERING_GRIDS = {
         # Figure 5's model and budget. τ = 500 and the half-life 500 lie before B = 4's emergence on test data
         # (≈1200 steps, cached); the trigger 0.2 on the query → value attention is about twice its plateau value.
         recall=TransformerSteering(B=4, p=0.0, seeds=(0, 1, 2), schedules=(
-            "constant", "step:500", "annealed:500", "triggered:attn_query_to_value>=0.2")),
+            "constant", "step:500", "annealed:500", "triggered:trigger_attn_query_to_value>=0.2")),
         # Cross-sample repetition p = 0.8, which slows emergence on test data at this scale (Figure 5, cached): does
         # switching it off rescue it? τ = 1500 lies before emergence without repetition (≈1700 steps).
         recall_p=TransformerSteering(B=1, p=0.8, seeds=(0, 1, 2), schedules=(
-            "constant", "step:1500", "triggered:attn_query_to_value>=0.2")),
+            "constant", "step:1500", "triggered:trigger_attn_query_to_value>=0.2")),
         # Figure 3's (T, d) = (32, 64), where p = 0.4 halved the plateau (cached): τ and the half-life 200 lie
         # before p = 0.4's plateau (≈340 steps).
         regression=TransformerSteering(T=32, d=64, B=1, p=0.4, lr=3e-3, steps=3000, seeds=(0, 1, 2), schedules=(
-            "constant", "step:200", "annealed:200", "triggered:attn_relevant>=0.2")),
+            "constant", "step:200", "annealed:200", "triggered:trigger_attn_relevant>=0.2")),
+        # The best constant to beat, at the same budget and seeds: Figure 5's B and p (its seeds 0-1 are shared), and
+        # the paper's p grid for regression.
+        constants=ConstantRepetition(recall_B=(2, 4), recall_p=(0.2, 0.4, 0.8), regression_p=(0.1, 0.2, 0.4)),
     ),
     "paper": SteeringGrid(
         toy=ToySteering(T=1024, d=128, p=0.6, taus=_geom(500, 20_000, 41), half_lives=_geom(500, 20_000, 21),
                         alpha_levels=(0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.6), t_max=100_000.0),
         recall=TransformerSteering(B=8, p=0.0, seeds=(0, 1, 2), schedules=(
-            "constant", "step:5000", "annealed:5000", "triggered:attn_query_to_value>=0.2")),
+            "constant", "step:5000", "annealed:5000", "triggered:trigger_attn_query_to_value>=0.2")),
         recall_p=TransformerSteering(B=1, p=0.8, seeds=(0, 1, 2), schedules=(
-            "constant", "step:15000", "triggered:attn_query_to_value>=0.2")),
+            "constant", "step:15000", "triggered:trigger_attn_query_to_value>=0.2")),
         regression=TransformerSteering(T=256, d=64, B=1, p=0.4, lr=1e-4, steps=50_000, seeds=(0, 1, 2), schedules=(
-            "constant", "step:2000", "annealed:2000", "triggered:attn_relevant>=0.2")),
+            "constant", "step:2000", "annealed:2000", "triggered:trigger_attn_relevant>=0.2")),
+        constants=ConstantRepetition(recall_B=(2, 4, 8), recall_p=(0.2, 0.4, 0.8), regression_p=(0.1, 0.2, 0.4)),
     ),
 }
 
@@ -130,9 +146,21 @@ class Steering(ScaledFigure):
         return [c for s in g.seeds for c in [TransformerRegressionConfig(seed=s, **base)] + [
             TransformerRegressionConfig(p=g.p, schedule=spec, seed=s, **base) for spec in g.schedules]]
 
+    def constant_runs(self) -> dict[str, list[Any]]:
+        """Constant repetition at the schedules' budget and seeds (`ConstantRepetition`), seed by seed: the
+        baselines a schedule must beat. Runs shared with the schedules' own constant ones are stored once."""
+        k = self.grid.constants
+        recall = [c for c in self.recall_runs() if c.schedule == "constant" and c.B == 1 and c.p == 0]
+        regression = [c for c in self.regression_runs() if c.schedule == "constant" and c.p == 0]
+        return {
+            "recall_constants": [dataclasses.replace(c, **change) for c in recall
+                                 for change in [{"B": B} for B in k.recall_B] + [{"p": p} for p in k.recall_p]],
+            "regression_constants": [dataclasses.replace(c, p=p) for c in regression for p in k.regression_p],
+        }
+
     def sweeps(self) -> dict[str, list[Any]]:
         return {"toy": self.toy_runs(), "regression": self.regression_runs(), "recall": self.recall_runs(),
-                "recall_p": self.recall_runs("recall_p")}
+                "recall_p": self.recall_runs("recall_p"), **self.constant_runs()}
 
 
 @dataclass(frozen=True)
