@@ -109,3 +109,35 @@ def training_accuracy_trigger(result: SweepResult, B: int, level: float) -> pd.D
         test = float(np.interp(step, g["step"], g["accuracy_test"])) if np.isfinite(step) else np.nan
         rows.append({"seed": int(r["seed"]), "step": step, "test accuracy then": test})
     return pd.DataFrame(rows)
+
+
+def constant_repetition_table(result: SweepResult, measure: str, level: float) -> pd.DataFrame:
+    """Per constant-repetition run (recall: ``measure`` "emergence step", steps to ``level`` test accuracy;
+    regression: "plateau", steps to loss ``level`` without repetition): its B, p, seed and the measure."""
+    rows = []
+    for r, g in result.per_run():
+        steps = g["step"].to_numpy()
+        if measure == "emergence step":
+            acc = g["accuracy_test"].to_numpy()
+            value, final = first_crossing(steps, acc, level, direction="up"), float(acc[-1])
+        else:
+            loss = g["loss_no_repetition"].to_numpy()
+            value, final = plateau_length(steps, loss, level), float(loss[-1])
+        rows.append({"B": int(r["B"]), "p": float(r["p"]), "seed": int(r["seed"]), measure: value, "final": final})
+    return pd.DataFrame(rows).sort_values(["B", "p", "seed"]).reset_index(drop=True)
+
+
+def best_constant(constants: pd.DataFrame, measure: str) -> tuple[tuple[int, float], pd.DataFrame]:
+    """The constant (B, p) with the smallest seed mean of ``measure`` (a run that never emerged counts as never:
+    its setting cannot be the best), and that setting's runs. Chosen on the same seeds it is compared on, which
+    favours the baseline: a schedule that beats it beats it with that handicap."""
+    means = constants.groupby(["B", "p"])[measure].mean()  # a never-reached run (inf) makes its setting's mean inf
+    B, p = means.idxmin()
+    return (int(B), float(p)), constants[(constants["B"] == B) & (constants["p"] == p)]
+
+
+def paired_by_seed(ours: pd.DataFrame, baseline: pd.DataFrame, column: str) -> tuple[np.ndarray, np.ndarray]:
+    """``column`` of two tables with a ``seed`` column, on the seeds both have, in seed order."""
+    a, b = ours.set_index("seed")[column], baseline.set_index("seed")[column]
+    seeds = sorted(set(a.index) & set(b.index))
+    return a.loc[seeds].to_numpy(dtype=float), b.loc[seeds].to_numpy(dtype=float)

@@ -378,3 +378,37 @@ def t_quantile_975(df: float) -> float:
         return _T975[lo - 1]
     w = (1 / lo - 1 / df) / (1 / lo - 1 / (lo + 1))
     return (1 - w) * _T975[lo - 1] + w * _T975[lo]
+
+
+def paired_seed_interval(ours: Sequence[float], baseline: Sequence[float], log: bool = True) -> tuple[float, float, float]:
+    """A paired comparison over seeds: the mean of the per-seed log ratios ``baseline / ours`` (``log``: returned
+    as a ratio, > 1 when ours is smaller, e.g. fewer steps) or of the differences ``ours − baseline``, with its 95% t
+    interval. Seeds are paired by position. A pair with a value that is not finite (a run that never emerged) or
+    fewer than two pairs give a NaN interval (inconclusive): dropping such a seed would bias the comparison."""
+    a, b = np.asarray(ours, dtype=float), np.asarray(baseline, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError(f"paired seeds need equal lengths, got {a.shape} and {b.shape}")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x = np.log(b / a) if log else a - b
+    finite = x[np.isfinite(x)]
+    if len(finite) == 0:
+        return float("nan"), float("nan"), float("nan")
+    m = float(finite.mean())
+    if len(finite) < 2 or len(finite) < len(x):
+        low = high = float("nan")
+    else:
+        half = t_quantile_975(len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
+        low, high = m - half, m + half
+    if log:
+        return math.exp(m), math.exp(low), math.exp(high)
+    return m, low, high
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float, float, float]:
+    """A proportion ``successes / n`` with its Wilson 95% score interval (sound at small n and at 0 or n)."""
+    if n <= 0:
+        return float("nan"), float("nan"), float("nan")
+    p = successes / n
+    centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+    return p, centre - half, centre + half

@@ -165,3 +165,42 @@ def test_compare_fits_puts_both_readings_beside_the_paper():
     few = data.iloc[:4]  # 4 points cannot fit t₀, C and two exponents with one to spare: the offset row is empty
     table = compare_fits(few, ["d", "T"])
     assert np.isfinite(table.loc["power law", "d"]) and np.isnan(table.loc["offset law", "d"])
+
+
+def test_wilson_interval_matches_published_values():
+    """Newcombe (1998), Table I: 0 of 10 → [0, 0.2775]; 1 of 29 → [0.0061, 0.1718]; 81 of 263 → [0.2553, 0.3662]."""
+    from emergence_lib.metrics import wilson_interval
+
+    for k, n, low, high in ((0, 10, 0.0, 0.2775), (1, 29, 0.0061, 0.1718), (81, 263, 0.2553, 0.3662)):
+        p, lo, hi = wilson_interval(k, n)
+        assert p == k / n and lo == pytest.approx(low, abs=1e-4) and hi == pytest.approx(high, abs=1e-4)
+    assert all(math.isnan(v) for v in wilson_interval(0, 0))
+
+
+def test_paired_seed_interval_is_a_t_interval_of_the_paired_log_ratios():
+    from emergence_lib.metrics import paired_seed_interval
+
+    ours, base = [100.0, 110.0, 90.0], [200.0, 230.0, 170.0]
+    logs = np.log(np.array(base) / np.array(ours))  # 0.693, 0.738, 0.636: mean 0.689, sd 0.0510
+    half = 4.303 * logs.std(ddof=1) / math.sqrt(3)
+    ratio, low, high = paired_seed_interval(ours, base)
+    assert ratio == pytest.approx(math.exp(logs.mean())) and low == pytest.approx(math.exp(logs.mean() - half))
+    assert high == pytest.approx(math.exp(logs.mean() + half))
+    diff, lo, hi = paired_seed_interval([0.9, 0.92], [0.95, 0.93], log=False)  # differences −0.05, −0.01
+    assert diff == pytest.approx(-0.03) and (lo, hi) == pytest.approx((-0.03 - 12.706 * 0.02, -0.03 + 12.706 * 0.02))
+    # A seed that never emerged makes the comparison inconclusive (dropping it would bias it), as does one seed.
+    assert math.isnan(paired_seed_interval([100.0, math.inf, 90.0], base)[1])
+    assert math.isnan(paired_seed_interval([100.0], [200.0])[1])
+    with pytest.raises(ValueError, match="equal lengths"):
+        paired_seed_interval([1.0, 2.0], [1.0])
+
+
+def test_the_best_constant_is_the_smallest_seed_mean_and_a_never_emerged_seed_disqualifies():
+    from emergence_lib.beyond import best_constant, paired_by_seed
+
+    t = pd.DataFrame({"B": [1, 1, 2, 2, 4, 4], "p": 0.0, "seed": [0, 1] * 3,
+                      "steps": [1000.0, 1100.0, 600.0, 700.0, 300.0, math.inf]})
+    (B, p), runs = best_constant(t, "steps")
+    assert (B, p) == (2, 0.0) and sorted(runs["seed"]) == [0, 1]
+    a, b = paired_by_seed(t[t["B"] == 1].iloc[::-1], t[t["B"] == 2], "steps")
+    assert list(a) == [1000.0, 1100.0] and list(b) == [600.0, 700.0]  # paired by seed, not by row order

@@ -3,6 +3,7 @@
 import dataclasses
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
@@ -247,3 +248,23 @@ def test_zero_readout_starts_at_the_plateau_loss():
         assert bool((pred == 0).all()) == expected_zero
     loss = 0.5 * (y**2).sum(-1).mean().item()  # the zero readout's loss: ½ E‖W* x‖² = ½
     assert loss == pytest.approx(0.5, abs=0.02)
+
+
+@pytest.mark.integration  # trains a few hundred steps
+def test_a_trigger_reads_a_held_out_set_of_its_own_and_fires_on_it():
+    """The trigger's signal is recorded beside the test set's attention (other data: other values), and the
+    repetition switches off at the first evaluation where that signal's largest head reaches the level."""
+    level = 0.2
+    cfg = TransformerRegressionConfig(T=8, d=2, p=0.4, record_attention=True, stop_factor=None, max_steps=100,
+                                      schedule=f"triggered:trigger_attn_relevant>={level}", d_model=32, d_qk=8, lr=3e-3)
+    (r,) = train_regression([cfg])
+    curve = pd.DataFrame(r.curve)
+    own = curve.filter(regex=r"^trigger_attn_relevant_L\dH\d$")
+    test = curve.filter(regex=r"^attn_relevant_L\dH\d$")
+    assert own.shape == test.shape and own.shape[1] > 0
+    assert not np.allclose(own.to_numpy(), test.to_numpy()), "the trigger must read other data than the test set"
+    fired = curve["step"][own.max(axis=1) >= level]
+    assert len(fired), "the tiny run's attention must reach the level within its budget"
+    assert r.summary["switched_at"] == fired.iloc[0]
+    with pytest.raises(ConfigError, match="trigger_attn_relevant"):  # a signal the run does not record is refused
+        TransformerRegressionConfig(T=8, d=2, p=0.4, schedule="triggered:trigger_attn_relevant>=0.2")

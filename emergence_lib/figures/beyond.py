@@ -79,7 +79,7 @@ STEERING_GRIDS = {
         recall_p=TransformerSteering(B=1, p=0.4, seeds=(0,), steps=300, schedules=("constant", "triggered:trigger_attn_query_to_value>=0.15")),
         regression=TransformerSteering(T=16, d=8, B=1, p=0.4, lr=3e-3, steps=300, seeds=(0,), schedules=(
             "constant", "step:50", "annealed:50", "triggered:trigger_attn_relevant>=0.2")),
-        constants=ConstantRepetition(recall_B=(2,), recall_p=(0.4,), regression_p=(0.2,)),
+        constants=ConstantRepetition(recall_B=(2,), recall_p=(0.4,), regression_p=(0.4,)),  # shared: no new smoke run
     ),
     "cpu": SteeringGrid(
         # T, d where the 3-D flow's repetition gain is large (f(p, d) = √(p²d + (1−p)²) ≈ 4.5 at p = 0.6).

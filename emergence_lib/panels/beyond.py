@@ -11,6 +11,7 @@ import pandas as pd
 
 from .. import beyond, claims, figures, plotting, prediction
 from ..figures.beyond import SteeringGrid
+from ..metrics import paired_seed_interval
 from ..report import glue_figure, glue_number, glue_text
 from ..sweep import SweepResult, run_sweep
 from ..toy_cross_sample import linearised_step_plateaus
@@ -144,10 +145,6 @@ def recall(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamespace:
     mp = rc_means[rc_means["family"] == "cross-sample"].set_index("schedule")
     glue_number("rc_p_trigger_at", mp.loc["triggered", "switched off at"], ",.0f")
     switched_off = m.loc[["step", "annealed", "triggered"]]
-    checked += [claims.record("steering.recall_triggered_speedup", base["emergence step"] / trig["emergence step"], scale),
-                claims.record("steering.recall_triggered_accuracy", trig["final test accuracy"] - base["final test accuracy"], scale),
-                claims.record("steering.recall_heavy_accuracy", heavy["final test accuracy"] - base["final test accuracy"], scale),
-                claims.record("steering.recall_cross_sample_rescue", speed[("cross-sample", "triggered")], scale)]
     return SimpleNamespace(rc=rc, rc_means=rc_means, m=m, mp=mp, base=base, heavy=heavy, trig=trig,
                            switched_off=switched_off, checked=checked)
 
@@ -178,11 +175,72 @@ def regression(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamesp
         glue_number(f"rg_{key}_plateau", mr.loc[kind, "plateau"], ",.0f")
         glue_number(f"rg_{key}_final", mr.loc[kind, "final test loss"], ".2g")
         glue_number(f"rg_{key}_speedup", mr.loc["no repetition", "plateau"] / mr.loc[kind, "plateau"], ".2f")
-    checked += [claims.record("steering.regression_triggered_speedup",
-                              mr.loc["no repetition", "plateau"] / mr.loc["triggered", "plateau"], scale),
-                claims.record("steering.regression_triggered_vs_constant",
-                              mr.loc["constant repetition", "plateau"] / mr.loc["triggered", "plateau"], scale)]
     return SimpleNamespace(rg=rg, rg_means=rg_means, mr=mr, checked=checked)
+
+
+def comparisons(results: Results, r: SimpleNamespace, g: SimpleNamespace, scale: str) -> SimpleNamespace:
+    """B1's Transformer claims, seed by seed: the triggered schedules against no repetition and against the best
+    constant repetition at the same budget (`ConstantRepetition`), as paired 95% t intervals over the seeds (ratios
+    of steps, differences of final accuracy). (glued: cmp_*; from `recall` and `regression`)"""
+    level, steer = figures.RECALL_GRIDS[scale].threshold, figures.STEERING_GRIDS[scale]
+    rc, rg = r.rc, g.rg
+    rc_const = beyond.constant_repetition_table(results["recall_constants"], "emergence step", level)
+    rc_const = pd.concat([rc_const, rc[rc["schedule"] == "no repetition"].assign(B=1, p=0.0)[rc_const.columns.drop("final")]
+                          .assign(final=rc[rc["schedule"] == "no repetition"]["final test accuracy"])], ignore_index=True)
+    rc_const = rc_const.drop_duplicates(["B", "p", "seed"])
+    rg_const = beyond.constant_repetition_table(results["regression_constants"], "plateau", 0.4)
+    no_rep_rg = rg[rg["schedule"] == "no repetition"]
+    rg_const = pd.concat([rg_const, pd.DataFrame({"B": 1, "p": 0.0, "seed": no_rep_rg["seed"], "plateau": no_rep_rg["plateau"],
+                                                  "final": no_rep_rg["final test loss"]})], ignore_index=True)
+    rg_const = rg_const.drop_duplicates(["B", "p", "seed"])
+    (rc_B, rc_p), rc_best = beyond.best_constant(rc_const, "emergence step")
+    (_, rg_p), rg_best = beyond.best_constant(rg_const, "plateau")
+
+    def runs(table: pd.DataFrame, family: str | None, schedule: str) -> pd.DataFrame:
+        t = table[table["schedule"] == schedule]
+        return t[t["family"] == family] if family else t
+
+    no_rep = runs(rc, "in-context", "no repetition")
+    trig, trig_p = runs(rc, "in-context", "triggered"), runs(rc, "cross-sample", "triggered")
+    heavy = runs(rc, "in-context", "constant repetition")
+    rows = []
+
+    def compare(key: str, what: str, ours: pd.DataFrame, baseline: pd.DataFrame, column: str, log: bool = True,
+                flip: bool = False):
+        a, b = beyond.paired_by_seed(ours, baseline, column)
+        value, low, high = paired_seed_interval(b, a, log=log) if flip else paired_seed_interval(a, b, log=log)
+        rows.append({"comparison": what, "seeds": len(a), "ratio or difference": value, "95% low": low, "95% high": high})
+        return claims.record(key, value, scale, interval=(low, high))
+
+    best_rc = f"B = {rc_B}" if rc_p == 0 else f"p = {rc_p:g}"
+    glue_text("cmp_rc_best", "no repetition" if (rc_B, rc_p) == (1, 0.0) else best_rc)
+    glue_text("cmp_rg_best", "no repetition" if rg_p == 0 else f"p = {rg_p:g}")
+    rc_best = rc_best.rename(columns={"final": "final test accuracy"})
+    checked = [
+        compare("steering.recall_triggered_speedup", "recall: no repetition / triggered (steps)", trig, no_rep, "emergence step"),
+        compare("steering.recall_triggered_vs_best_constant", f"recall: best constant ({best_rc}) / triggered (steps)",
+                trig, rc_best, "emergence step"),
+        compare("steering.recall_triggered_accuracy", "recall: triggered − no repetition (final test accuracy)",
+                trig, no_rep, "final test accuracy", log=False),
+        compare("steering.recall_heavy_accuracy_cost", f"recall: no repetition − constant B = {steer.recall.B} (final test accuracy)",
+                heavy, no_rep, "final test accuracy", log=False, flip=True),
+        compare("steering.recall_cross_sample_rescue", f"recall: no repetition / p = {steer.recall_p.p:g} switched off by the trigger (steps)",
+                trig_p, no_rep, "emergence step"),
+        compare("steering.regression_triggered_speedup", "regression: no repetition / triggered (plateau)",
+                runs(rg, None, "triggered"), runs(rg, None, "no repetition"), "plateau"),
+        compare("steering.regression_triggered_vs_best_constant",
+                f"regression: best constant ({'no repetition' if rg_p == 0 else f'p = {rg_p:g}'}) / triggered (plateau)",
+                runs(rg, None, "triggered"), rg_best, "plateau"),
+    ]
+    table = pd.DataFrame(rows)
+    for i, row in table.iterrows():
+        glue_text(f"cmp_{i}", f"{row['ratio or difference']:.2f} [{row['95% low']:.2f}, {row['95% high']:.2f}]")
+    constants = pd.concat([
+        rc_const.groupby(["B", "p"])["emergence step"].agg(["mean", "std", "count"]).reset_index().assign(task="recall"),
+        rg_const.groupby(["B", "p"])["plateau"].agg(["mean", "std", "count"]).reset_index().assign(task="regression"),
+    ], ignore_index=True).rename(columns={"mean": "steps (seed mean)", "std": "± sd", "count": "seeds"})
+    return SimpleNamespace(table=table, constants=constants[["task", "B", "p", "seeds", "steps (seed mean)", "± sd"]],
+                           checked=checked)
 
 
 def schedule_table(t: SimpleNamespace, r: SimpleNamespace, g: SimpleNamespace) -> pd.DataFrame:

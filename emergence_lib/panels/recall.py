@@ -12,7 +12,7 @@ import seaborn as sns
 from .. import claims, plotting, tables
 from ..figures import PAPER, PLACEMENT_SETUPS, RECALL_GRIDS
 from ..figures.recall import RecallGrid
-from ..metrics import first_crossing
+from ..metrics import first_crossing, wilson_interval
 from ..report import glue_figure, glue_number, glue_text, show_table
 from ..sweep import SweepResult
 
@@ -400,5 +400,25 @@ def figure17_placement(res17: Results, scale: str) -> SimpleNamespace:
     glue_number("fig17_place_runs", place.summary["run"].nunique(), "d")
     glue_number("fig17_place_minutes", place.summary.drop_duplicates("run")["seconds"].sum() / 60, ".0f")
     pre = where.set_index(["layer_norm", "embedding", "n_pairs"]).loc[("pre", "lookup")]
-    checked = [claims.record("figure17.select_layer_12_pairs", pre.loc[12, "select_layer"] if 12 in pre.index else float("nan"), scale)]
-    return SimpleNamespace(table=table, where=where, where_view=where_view, pre=pre, checked=checked)
+    # The distribution per set-up: how many emerged runs (seeds × pairs) put each pattern in each layer.
+    emerged = table[np.isfinite(table["emergence_step"])].copy()
+    emerged["set-up"] = [SETUP_NAMES.get(k, f"{k[0]}, {k[1]}") for k in zip(emerged["layer_norm"], emerged["embedding"])]
+    n_layers = int(max(table["copy_layer"].max(), table["select_layer"].max(), 4))
+    rows = []
+    for setup in order:
+        g = emerged[emerged["set-up"] == setup]
+        for pattern, col in (("copying", "copy_layer"), ("selection", "select_layer")):
+            counts = g[col].value_counts()
+            rows.append({"set-up": setup, "pattern": pattern, "runs": len(g),
+                         **{f"layer {k}": int(counts.get(k, 0)) for k in range(1, n_layers + 1)}})
+    distribution = pd.DataFrame(rows)
+    # The claims: the share of pre-LN runs (the text's reading, this book's default) in the paper's layers.
+    g = emerged[(emerged["layer_norm"] == "pre") & (emerged["embedding"] == "lookup")]
+    checked = []
+    for key, col, layer in (("figure17.select_layer4_share", "select_layer", 4), ("figure17.copy_layer3_share", "copy_layer", 3)):
+        share, low, high = wilson_interval(int((g[col] == layer).sum()), len(g))
+        glue_text(f"fig17_{col}_{layer}_share", f"{int((g[col] == layer).sum())} of {len(g)}")
+        checked.append(claims.record(key, share, scale, interval=(low, high)))
+    glue_number("fig17_place_seeds", table["seed"].nunique(), "d")
+    return SimpleNamespace(table=table, where=where, where_view=where_view, pre=pre, distribution=distribution,
+                           checked=checked)
