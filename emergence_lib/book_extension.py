@@ -6,6 +6,9 @@
   so that a screen reader reads what the figure shows.
 * Jupyter Book 1.x and sphinx-thebe both run sphinx-thebe's set-up, so every page got its inline config script
   twice, and the second ``const THEBE_JS_URL`` raised a console error. Each page keeps one copy of every script.
+* The page's ".ipynb" download was the committed source, without outputs, and myst-nb's executed copy has its glued
+  outputs (most figures and numbers) taken out. The download becomes the executed notebook with every output, the
+  glued ones as plain displays where their cell made them, so that it opens in Jupyter as the page reads.
 """
 
 from __future__ import annotations
@@ -82,7 +85,67 @@ def copy_table_csvs(app: Any, exception: Exception | None) -> None:
             shutil.copyfile(os.path.join(folder, name), os.path.join(target, name))
 
 
+_EXECUTED: dict[str, Any] = {}  # source path → the executed notebook, every output kept (`keep_executed_outputs`)
+
+
+def _with_glue_as_displays(notebook: Any) -> Any:
+    """A copy of ``notebook`` whose glued outputs (mime types under papermill's record prefix) are plain displays."""
+    import copy
+
+    nb = copy.deepcopy(notebook)
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            record = output.get("metadata", {}).get("scrapbook")
+            if record is None:
+                continue
+            cut = len(record.get("mime_prefix", ""))
+            output["data"] = {k[cut:]: v for k, v in output.get("data", {}).items()}
+            output["metadata"] = {k: v for k, v in output["metadata"].items() if k != "scrapbook"}
+    return nb
+
+
+def keep_executed_outputs() -> None:
+    """Wrap myst-nb's glue extraction (run on the executed notebook, before it strips the glued outputs) so that a
+    copy with every output is kept for the download. If myst-nb's internals differ, downloads stay as they were."""
+    import sys
+
+    try:
+        from myst_nb.core.execute import base
+    except ImportError:
+        return
+    original = base.extract_glue_data
+    if getattr(original, "_keeps_outputs", False):
+        return
+
+    def extract_and_keep(notebook: Any, source_map: Any, logger: Any) -> Any:
+        client = sys._getframe(1).f_locals.get("self")
+        path = getattr(client, "_path", None)
+        if path is not None:
+            _EXECUTED[str(path)] = _with_glue_as_displays(notebook)
+        return original(notebook, source_map, logger)
+
+    extract_and_keep._keeps_outputs = True  # type: ignore[attr-defined]
+    base.extract_glue_data = extract_and_keep
+
+
+def write_executed_downloads(app: Any, exception: Exception | None) -> None:
+    """Replace each executed page's ``_sources/<page>.ipynb`` (what the download button links) with its outputs."""
+    import os
+
+    import nbformat
+
+    if exception is not None or app.builder.format != "html":
+        return
+    for path, notebook in _EXECUTED.items():
+        rel = os.path.relpath(path, app.srcdir)
+        target = os.path.join(app.outdir, "_sources", rel)
+        if not rel.startswith("..") and os.path.exists(target):
+            nbformat.write(notebook, target)
+
+
 def setup(app: Any) -> dict[str, Any]:
+    keep_executed_outputs()
+    app.connect("build-finished", write_executed_downloads)
     app.connect("build-finished", copy_table_csvs)
     app.connect("doctree-resolved", caption_as_alt_text)
     # After every other handler of the event, so that scripts added per page are seen too.

@@ -167,6 +167,19 @@ ready.then(() => { try {
     // (A closed <details> still lays its content out in Chromium, so its tables are excluded by name.)
     visible_tables: Array.from(article.querySelectorAll('table'))
       .filter((t) => visible(t) > 0 && !t.closest('details:not([open])')).length,
+    // Where a reader meets the verdicts and the first figure (px from the top of the page).
+    result_box_top: (() => { const b = article.querySelector('.admonition.tip');
+      return b ? b.getBoundingClientRect().top + window.scrollY : null; })(),
+    first_figure_top: (() => { const im = Array.from(article.querySelectorAll("img")).find((i) => /_images\//.test(i.src) && visible(i) > 0);
+      return im ? im.getBoundingClientRect().top + window.scrollY : null; })(),
+    // The landing page's verdict: the first line that counts judged claims ("… judged: …").
+    verdict_top: (() => { const w = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+      while (w.nextNode()) { if (/\d+ judged/.test(w.currentNode.textContent)) {
+        const r = document.createRange(); r.selectNodeContents(w.currentNode);
+        return r.getBoundingClientRect().top + window.scrollY; } } return null; })(),
+    // Figure images a reader cannot open at full size (the zoom link of _static/figure_zoom.js).
+    unzoomable: Array.from(article.querySelectorAll("img")).filter((i) => /_images\//.test(i.src) && !i.closest('a[href]')).length,
+    viewport_height: window.innerHeight,
     // Search fields a reader sees (the sidebar's form, the header's button): one is enough.
     search_boxes: Array.from(document.querySelectorAll('form.bd-search, button.search-button-field'))
       .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; }).length,
@@ -195,6 +208,11 @@ class PageReport:
     figure_share: float
     code_share: float
     image_scales: list[float] = field(default_factory=list)  # displayed width / native width of each figure
+    result_box_top: float | None = None  # px from the page's top: the chapter's result box
+    first_figure_top: float | None = None  # … its first figure
+    verdict_top: float | None = None  # … the landing page's verdict counts
+    unzoomable: int = 0  # figure images not linked to their full-size file
+    viewport_height: float = 0.0
     wide_math: list[str] = field(default_factory=list)  # display equations wider than their column
     screenshot: str | None = None
     text: str = field(default="", repr=False)
@@ -233,7 +251,8 @@ def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | N
         error_outputs=info["errors"], raw_tex=raw, console_errors=console, height=height,
         figure_share=info["figure_height"] / height, code_share=info["code_height"] / height, screenshot=shot,
         image_scales=[im["scale"] for im in info["images"] if im.get("scale") and "_images/" in im["src"]],
-        wide_math=info["wide_math"],
+        wide_math=info["wide_math"], result_box_top=info["result_box_top"], first_figure_top=info["first_figure_top"],
+        verdict_top=info["verdict_top"], unzoomable=info["unzoomable"], viewport_height=info["viewport_height"],
         text=text, prose=info["prose"],
     )
 
@@ -258,12 +277,14 @@ def full_page_screenshot(driver: "object", path: Path) -> Path:
     return path
 
 
-def inspect_book(html: Path, screenshot_dir: Path | None = None, expand_code: bool = False) -> list[PageReport]:
-    """Load every page of the built book in headless Chromium and report what a reader would see."""
+def inspect_book(html: Path, screenshot_dir: Path | None = None, expand_code: bool = False, width: int = 1280,
+                 height: int = 900) -> list[PageReport]:
+    """Load every page of the built book in headless Chromium, ``width`` × ``height`` px (a laptop; 390 × 844: a
+    phone), and report what a reader would see."""
     if not (html / "index.html").exists():
         raise FileNotFoundError(f"{html} holds no built book (run make book first)")
     reports = []
-    with serve(html) as url, chromium() as driver:
+    with serve(html) as url, chromium(width, height) as driver:
         for page in book_pages(html):
             reports.append(inspect_page(driver, url, str(page), screenshot_dir, expand_code))
             time.sleep(0.05)

@@ -53,3 +53,22 @@ def test_a_table_is_written_as_csv_and_linked_only_when_the_build_asks(tmp_path,
     back = pd.read_csv(tmp_path / link.rsplit("/", 1)[1])
     assert back.equals(df), "the CSV holds the raw values, not the rounded cells"
     assert report.table_slug("Figure 3: a table") != report.table_slug("Figure 3: a table (seed means)")
+
+
+def test_the_download_keeps_glued_outputs_as_plain_displays():
+    """myst-nb takes glued outputs out of the executed notebook; the download copy keeps them, renderable."""
+    import nbformat
+
+    from emergence_lib.book_extension import _with_glue_as_displays
+
+    nb = nbformat.v4.new_notebook()
+    glued = nbformat.v4.new_output("display_data", data={"application/papermill.record/image/png": "iVBOR",
+                                                          "application/papermill.record/text/plain": "<Figure>"},
+                                   metadata={"scrapbook": {"name": "fig1", "mime_prefix": "application/papermill.record/"}})
+    shown = nbformat.v4.new_output("display_data", data={"text/html": "<table></table>"})
+    nb.cells = [nbformat.v4.new_code_cell("panel()", outputs=[glued, shown])]
+    out = _with_glue_as_displays(nb)
+    assert out.cells[0].outputs[0]["data"] == {"image/png": "iVBOR", "text/plain": "<Figure>"}
+    assert "scrapbook" not in out.cells[0].outputs[0]["metadata"] and out.cells[0].outputs[1] == shown
+    assert "application/papermill.record/image/png" in nb.cells[0].outputs[0]["data"], "the page's notebook is untouched"
+    nbformat.validate(out)
