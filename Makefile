@@ -27,6 +27,7 @@ book: $(STAMP)
 # core of the CI machine (the tests share no files outside their tmp_path; each starts its own subprocesses).
 unit: $(STAMP)
 	$(VENV)/bin/ruff check emergence_lib tests
+	$(VENV)/bin/mypy
 	$(PY) -m pytest -m unit tests --ignore=tests/test_book_in_browser.py -n 2
 
 integration: $(STAMP)

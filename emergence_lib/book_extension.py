@@ -124,7 +124,7 @@ def keep_executed_outputs() -> None:
             _EXECUTED[str(path)] = _with_glue_as_displays(notebook)
         return original(notebook, source_map, logger)
 
-    extract_and_keep._keeps_outputs = True  # type: ignore[attr-defined]
+    extract_and_keep._keeps_outputs = True  # type: ignore[attr-defined]  # a marker on the function object (read back by getattr above)
     base.extract_glue_data = extract_and_keep
 
 

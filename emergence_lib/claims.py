@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from .cache import ResultCache
-from .configs import ConfigError, check_scale
+from .configs import ConfigError, Scale, check_scale
 from . import table1
 from .paper import PAPER
 from .figures import figures
@@ -61,7 +61,8 @@ class Tolerance:
                 raise ConfigError("an absolute or relative tolerance needs the paper's value")
             if self.absolute is not None:
                 return abs(ours - paper) <= self.absolute
-            return abs(ours / paper - 1) <= self.relative  # type: ignore[operator]
+            assert self.relative is not None  # the one of absolute and relative given
+            return abs(ours / paper - 1) <= self.relative
         return (self.low is None or ours >= self.low) and (self.high is None or ours <= self.high)
 
     def describe(self) -> str:
@@ -134,13 +135,14 @@ class Claim:
     expected: Status | None
     fmt: str = ".2f"
     note: str = ""  # why it differs, where it does
-    scale: str = "cpu"  # the scale whose runs the chapter judges it on (paper_cpu: Table 1's settings, `table1`)
+    scale: Scale = "cpu"  # the scale whose runs the chapter judges it on (paper_cpu: Table 1's settings, `table1`)
 
     @property
     def figure_number(self) -> int:
         """The paper's figure number; "B<n>" (beyond the paper) sorts after every figure."""
         m = re.match(r"(B?)(\d+)", self.figure)
-        return (100 if m.group(1) else 0) + int(m.group(2))  # type: ignore[union-attr]
+        assert m is not None  # every registered figure starts with its number (tests/test_claims.py)
+        return (100 if m.group(1) else 0) + int(m.group(2))
 
     def status(self, ours: float, interval: tuple[float, float] | None = None) -> Status:
         if isinstance(self.tolerance, IntervalRule):
@@ -150,7 +152,7 @@ class Claim:
         assert self.tolerance is not None
         return "reproduced" if self.tolerance.passes(ours, self.paper_value) else "differs"
 
-    def glue_key(self, what: Literal["ours", "status"]) -> str:
+    def glue_key(self, what: Literal["ours", "status", "paper"]) -> str:
         return f"claim.{self.key}.{what}"
 
 
@@ -530,7 +532,7 @@ def band_table() -> "pd.DataFrame":
     """Every claim judged by a hand-set band: its rule and why it is not an interval."""
     import pandas as pd
 
-    return pd.DataFrame([{"claim": c.key, "rule": c.tolerance.describe(), "why a band": band_why(c)}  # type: ignore[union-attr]
+    return pd.DataFrame([{"claim": c.key, "rule": c.tolerance.describe(), "why a band": band_why(c)}
                          for c in CLAIMS if isinstance(c.tolerance, Tolerance)])
 
 

@@ -38,10 +38,10 @@ import sys
 import warnings
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from .cache import CacheError, ResultCache, differences, kind_version, reproduce_rtol, run_key
-from .configs import RUN_CONFIGS, SCALES, ConfigError, check_scale
+from .cache import CacheError, ResultCache, RunResult, differences, kind_version, reproduce_rtol, run_key
+from .configs import RUN_CONFIGS, SCALES, ConfigError, Scale, check_scale
 from .devices import resolve_device
 from .estimate import Estimate, estimate
 from .executors import EXECUTORS, check_executor
@@ -52,7 +52,7 @@ from .runs import runner_for
 from .sweep import run_sweep
 
 
-def _figure(name: str, scale: str) -> Any:
+def _figure(name: str, scale: Scale) -> Any:
     known = figures()
     if name not in known:
         raise ConfigError(f"unknown figure {name!r}; known figures: {', '.join(known)}")
@@ -131,7 +131,8 @@ def cmd_clear(args: argparse.Namespace) -> None:
     fig = _figure(args.figure, args.scale)
     cache = ResultCache()
     shared = {} if args.force else needed_elsewhere(args.figure, args.scale)
-    removed, kept = 0, Counter()
+    removed = 0
+    kept: Counter[str] = Counter()
     folders = [cache.path(r) for r in fig.runs() if cache.path(r).is_dir()]
     if folders:
         raise ConfigError(f"{folders[0]} is a folder, not a stored run: remove it by hand; nothing was removed")
@@ -159,11 +160,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.sample < 0:
         raise ConfigError(f"--sample must be an integer ≥ 0 (how many stored runs to recompute), got {args.sample}")
     if args.figure is None:  # every stored file, whichever figure needs it: checksums only, nothing recomputed
-        n, bad = ResultCache().check_all()
-        for line in bad:
+        n, corrupt = ResultCache().check_all()
+        for line in corrupt:
             print(f"corrupt: {line}")
-        print(f"{n} stored files checked against their checksums: {n - len(bad)} intact, {len(bad)} bad")
-        return 1 if bad else 0
+        print(f"{n} stored files checked against their checksums: {n - len(corrupt)} intact, {len(corrupt)} bad")
+        return 1 if corrupt else 0
     fig = _figure(args.figure, args.scale)
     cache = ResultCache()
     runs = sorted({run_key(r): r for r in fig.runs()}.items())
@@ -189,7 +190,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for run in sample:
         (fresh,) = runner_for(run.kind)([run], device="cpu")
         rtol = reproduce_rtol(run.kind, json.loads(cache.path(run).read_text()).get("meta", {}))
-        diff = differences(cache.load(run), fresh, rtol=rtol)
+        diff = differences(cast(RunResult, cache.load(run)), fresh, rtol=rtol)  # stored: read above
         if diff:
             differ += 1
             print(f"differs from its code: {cache.path(run)}: {'; '.join(diff[:3])}")

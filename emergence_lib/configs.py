@@ -11,7 +11,7 @@ import dataclasses
 import math
 import numbers
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from .cache import OMIT_AT_DEFAULT
 from .schedules import DiversitySchedule, ScheduleError, check_schedule
@@ -19,7 +19,7 @@ from .toy import INITIAL_LOSS, escape_time
 
 Scale = Literal["smoke", "cpu", "paper_cpu", "paper"]
 # paper_cpu: Table 1's settings exactly, on the cheap end of the paper's own grids (the figures that have it).
-SCALES: tuple[str, ...] = ("smoke", "cpu", "paper_cpu", "paper")
+SCALES: tuple[Scale, ...] = ("smoke", "cpu", "paper_cpu", "paper")
 
 
 class ConfigError(ValueError):
@@ -57,7 +57,7 @@ def check_probability(p: float) -> None:
 
 def schedule_field() -> str:
     """The ``schedule`` field of a run config (`schedules`): "constant" is every run stored before schedules existed."""
-    return field(default="constant", metadata=OMIT_AT_DEFAULT)  # type: ignore[return-value]
+    return field(default="constant", metadata=OMIT_AT_DEFAULT)
 
 
 def check_run_schedule(spec: str, repeated: bool, signals: tuple[str, ...]) -> DiversitySchedule:
@@ -111,7 +111,7 @@ def normalise(cfg: object, name: str, value: object) -> None:
     object.__setattr__(cfg, name, value)
 
 
-def fields_of(part: type, config: object) -> dict[str, object]:
+def fields_of(part: type, config: object) -> dict[str, Any]:
     """The fields of the config part ``part`` (a dataclass ``config`` inherits from), by name: how a run config
     hands its task or architecture to the code that builds them."""
     return {f.name: getattr(config, f.name) for f in dataclasses.fields(part)}
@@ -261,6 +261,7 @@ class ToyFlowConfig(ToyTask):
             normalise(self, "t_max", float(f"{auto:.6g}"))
         elif not self.t_max > 0:
             raise ConfigError(f"t_max must be > 0 (physical time), got {self.t_max}")
+        assert self.t_max is not None  # set just above when it was None
         normalise(self, "t_max", float(self.t_max))
         check_int("points_per_decade", self.points_per_decade, 10)
 

@@ -145,7 +145,7 @@ def run_chunks(
     from distributed import as_completed as dask_as_completed
 
     with dask_client(scheduler, workers) as client:
-        futures = [client.submit(run_chunk, kind, configs, device, 1, pure=False) for kind, configs in chunks]
-        index = {f.key: i for i, f in enumerate(futures)}
-        for future in dask_as_completed(futures):
+        submitted = [client.submit(run_chunk, kind, configs, device, 1, pure=False) for kind, configs in chunks]
+        index = {f.key: i for i, f in enumerate(submitted)}
+        for future in dask_as_completed(submitted):
             yield index[future.key], future.result()

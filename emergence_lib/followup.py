@@ -93,7 +93,7 @@ def bias_table(result: SweepResult) -> pd.DataFrame:
               "without bias / s=0", "steps_run"]].rename(columns={"attention_bias": "s"})
 
 
-def toy_bias_plateaus(T: int, d: int, gaps: Sequence[float], threshold: float = 0.1) -> pd.DataFrame:
+def toy_bias_plateaus(T: int, d: int, gaps: Sequence[float] | np.ndarray, threshold: float = 0.1) -> pd.DataFrame:
     """The reduced flow (Eqs. 3–4) from w = 0 and an initial logit gap Δa₀ (the toy analogue of a bias s on the
     relevant logit: the flow depends on the logits only through Δa, so a constant bias s and an initial gap s
     are the same dynamics): the plateau and its ratio to Δa₀ = 0."""

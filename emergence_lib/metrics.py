@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Any, Literal, Sequence
 
 import numpy as np
 import pandas as pd
@@ -245,13 +245,14 @@ def fit_offset_power_law(
     def residuals(t0: float, coef: np.ndarray) -> np.ndarray:
         return y - np.log(t0 + np.exp(X @ coef))
 
-    best = None
+    best: tuple[float, float, np.ndarray] | None = None
     for t0 in np.linspace(0.0, 0.95 * t.min(), 96):
         coef, *_ = np.linalg.lstsq(X, np.log(t - t0), rcond=None)
         sse = float(np.sum(residuals(t0, coef) ** 2))
         if best is None or sse < best[0]:
             best = (sse, t0, coef)
-    sse, t0, coef = best  # type: ignore[misc]
+    assert best is not None  # the profile above has 96 points
+    sse, t0, coef = best
     damping = 1e-3
     for _ in range(iterations):
         m = np.exp(X @ coef)
@@ -291,7 +292,7 @@ def compare_fits(
     """
     plain = fit_power_law(data, predictors, target)
     offset = fit_offset_power_law(data, predictors, target) if len(data) > len(predictors) + 2 else None
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, fit in [("power law", plain), ("offset law", offset)]:
         if fit is None:
             rows.append({"fit": name, "points": len(data)})
@@ -380,7 +381,7 @@ def t_quantile_975(df: float) -> float:
     return (1 - w) * _T975[lo - 1] + w * _T975[lo]
 
 
-def paired_seed_interval(ours: Sequence[float], baseline: Sequence[float], log: bool = True) -> tuple[float, float, float]:
+def paired_seed_interval(ours: Sequence[float] | np.ndarray, baseline: Sequence[float] | np.ndarray, log: bool = True) -> tuple[float, float, float]:
     """A paired comparison over seeds: the mean of the per-seed log ratios ``baseline / ours`` (``log``: returned
     as a ratio, > 1 when ours is smaller, e.g. fewer steps) or of the differences ``ours − baseline``, with its 95% t
     interval. Seeds are paired by position. A pair with a value that is not finite (a run that never emerged) or

@@ -31,7 +31,7 @@ class Migration:
     """``transform`` maps an old stored config dict of ``config_class`` to the new one (or returns it unchanged)."""
 
     name: str
-    config_class: type
+    config_class: type[Any]
     transform: Callable[[dict[str, Any]], dict[str, Any]]
 
 

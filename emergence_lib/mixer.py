@@ -39,7 +39,8 @@ class MixerBlock(nn.Module):
         u = self.ln1(x).transpose(2, 3)  # (E, n, D, T): one row per channel
         x = x + self.token_out(F.gelu(self.token_in(u))).transpose(2, 3)  # (E, n, T, D)
         if self.mlp_in is not None:
-            x = x + self.mlp_out(F.gelu(self.mlp_in(self.ln2(x))))  # type: ignore[misc]
+            assert self.mlp_out is not None  # built together with mlp_in
+            x = x + self.mlp_out(F.gelu(self.mlp_in(self.ln2(x))))
         return x
 
 

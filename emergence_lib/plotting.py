@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Sequence, cast
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -87,7 +87,7 @@ def plain_log_ticks(ax: Axes, which: str = "both") -> None:
 
 def label_panels(axes: Sequence[Axes] | np.ndarray, letters: str = "abcdefgh") -> None:
     """(a), (b), … at the start of each panel's title (a bold letter above the panel where it has none), as in the paper."""
-    for ax, letter in zip(np.ravel(axes), letters):
+    for ax, letter in zip(np.ravel(cast(np.ndarray, axes)), letters):  # a list of Axes ravels as an object array
         title = ax.get_title()
         if title:
             ax.set_title("")
@@ -142,7 +142,11 @@ def plot_plateau_vs_x(
                     grid[col] = vals.iloc[0]
             if derive is not None:
                 grid = derive(grid)
-            predictors = fit.predictors if fit is not None else [k for k in paper_law if k not in ("C", "R2")]  # type: ignore[union-attr]
+            if fit is not None:
+                predictors = fit.predictors
+            else:
+                assert paper_law is not None  # the enclosing condition
+                predictors = [k for k in paper_law if k not in ("C", "R2")]
             for p in predictors:  # predictors other than x and hue are held at the group's value
                 if p not in grid:
                     grid[p] = summary.loc[summary[hue] == h, p].iloc[0]
@@ -158,8 +162,8 @@ def plot_plateau_vs_x(
             ax.plot(censored[x], censored["final_time"], "^", mfc="none", color=color, ms=6)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    xs = sorted(summary[x].unique())
-    ax.set_xticks(xs, [f"{v:g}" for v in xs])
+    ticks = sorted(summary[x].unique())
+    ax.set_xticks(ticks, [f"{v:g}" for v in ticks])
     ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlabel(f"${math_name(x)}$")
     ax.set_ylabel(y.replace("_", " "))

@@ -32,7 +32,7 @@ import pandas as pd
 
 from . import attention
 from .cache import run_key
-from .configs import ConfigError, ToyFlowConfig, ToyFullGDConfig, TransformerRecallConfig, TransformerRegressionConfig
+from .configs import ConfigError, Scale, ToyFlowConfig, ToyFullGDConfig, TransformerRecallConfig, TransformerRegressionConfig
 from .figures import Figure3, Figure4, Prediction, cache_for
 from .runs import run_toy_flow
 from .metrics import NOT_REACHED, PowerLawFit, fit_power_law, mean_over_seeds
@@ -59,7 +59,7 @@ def _differing_fields(config: Any, reference: Any, free: Sequence[str]) -> list[
 
 
 @functools.lru_cache(maxsize=8)
-def regression_law(scale: str = "cpu") -> tuple[PowerLawFit, TransformerRegressionConfig]:
+def regression_law(scale: Scale = "cpu") -> tuple[PowerLawFit, TransformerRegressionConfig]:
     """Figure 3's law C·d^α·T^β·B^γ, fitted on the seed means of its cached B = 1 and B > 1 runs (its "joint"
     table), and the run config it holds for (seed 0)."""
     fig = Figure3(scale=scale)
@@ -70,7 +70,7 @@ def regression_law(scale: str = "cpu") -> tuple[PowerLawFit, TransformerRegressi
 
 
 @functools.lru_cache(maxsize=8)
-def recall_law(scale: str, lr: float) -> tuple[PowerLawFit, TransformerRecallConfig]:
+def recall_law(scale: Scale, lr: float) -> tuple[PowerLawFit, TransformerRecallConfig]:
     """Figure 4's law C·N_tokens^α·N_pairs^β at one learning rate, fitted on the seed means of its cached runs."""
     fig = Figure4(scale=scale)
     runs = [r for r in fig.sweeps()["grid"] if r.lr == lr]
@@ -83,7 +83,7 @@ def recall_law(scale: str, lr: float) -> tuple[PowerLawFit, TransformerRecallCon
     return fit_power_law(table, ["n_tokens", "n_pairs"], target="emergence_step"), runs[0]
 
 
-def predict_emergence(config: Any, scale: str = "cpu") -> EmergencePrediction:
+def predict_emergence(config: Any, scale: Scale = "cpu") -> EmergencePrediction:
     """The plateau (toy, regression) or emergence step (recall) of ``config``, predicted before training it.
 
     * `ToyFlowConfig`, or `ToyFullGDConfig` from the reduction's start (zero init): the reduced flow.
@@ -94,6 +94,8 @@ def predict_emergence(config: Any, scale: str = "cpu") -> EmergencePrediction:
     """
     if isinstance(config, (ToyFlowConfig, ToyFullGDConfig)):
         return predict_toy([config])[0]
+    reference: TransformerRegressionConfig | TransformerRecallConfig
+    free: tuple[str, ...]
     if isinstance(config, TransformerRegressionConfig):
         fit, reference = regression_law(scale)
         free = ("T", "d", "B", "seed", "record_attention", "stop_factor", "max_steps")
@@ -184,7 +186,7 @@ def fit_growth(t: np.ndarray, gap: np.ndarray, observed_until: float, min_points
     return GrowthFit(amp, rate, observed_until, int(keep.sum()))
 
 
-def calibrate_level(fits: Sequence[GrowthFit], crossings: Sequence[float]) -> float:
+def calibrate_level(fits: Sequence[GrowthFit | None], crossings: Sequence[float]) -> float:
     """The crossing level in the fitted curves' own units: the median of A(cosh λ t_cross − 1) over runs."""
     values = [f.gap(t) for f, t in zip(fits, crossings) if f is not None and np.isfinite(t)]
     return float(np.median(values)) if values else float("nan")
@@ -237,7 +239,8 @@ def blind_early_warning(runs: Sequence[tuple[np.ndarray, np.ndarray, float]], le
             if not np.isfinite(cross):
                 continue
             level = calibrate_level([fits[j] for j in range(n) if j != i], [runs[j][2] for j in range(n) if j != i])
-            pred = fits[i].time_to(level) if fits[i] is not None and np.isfinite(level) else float("nan")
+            own = fits[i]
+            pred = own.time_to(level) if own is not None and np.isfinite(level) else float("nan")
             tj, gj, _ = runs[(i + null_shift) % n]
             null_fit = fit_growth(tj, observed_gap(tj, gj, ends[i]), ends[i]) if np.isfinite(ends[i]) else None
             null = null_fit.time_to(level) if null_fit is not None and np.isfinite(level) else float("nan")
@@ -288,7 +291,7 @@ TASK_NAMES = {"toy": "toy, W* Gaussian", "toy_unit_columns": "toy, W* unit colum
               "recall": "recall"}
 
 
-def held_out_table(results: dict[str, Any], scale: str) -> pd.DataFrame:
+def held_out_table(results: dict[str, Any], scale: Scale) -> pd.DataFrame:
     """Per held-out configuration: predicted (with its 95% interval), measured (seed mean), the log-error
     ln(measured / predicted), and whether the measurement lies in the interval."""
     rows = []
@@ -309,7 +312,7 @@ def held_out_table(results: dict[str, Any], scale: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _config_of(task: str, summary: pd.DataFrame, i: int, scale: str) -> Any:
+def _config_of(task: str, summary: pd.DataFrame, i: int, scale: Scale) -> Any:
     """The run config of row ``i`` of a held-out sweep (rebuilt from the figure, matched by its run key)."""
     for c in Prediction(scale=scale).sweeps()[task]:
         if run_key(c) == summary.loc[i, "run"]:
@@ -317,7 +320,7 @@ def _config_of(task: str, summary: pd.DataFrame, i: int, scale: str) -> Any:
     raise KeyError(f"run {summary.loc[i, 'run']} is not one of the held-out {task} runs")
 
 
-def prior_log_errors(result: Any, configs: Sequence[Any], value: str, scale: str) -> np.ndarray:
+def prior_log_errors(result: Any, configs: Sequence[Any], value: str, scale: Scale) -> np.ndarray:
     """ln(prior / measured) per run of ``result`` (in `SweepResult.per_run` order, as the warning runs): the
     prediction made before training (`predict_emergence`), the baseline an early warning has to beat."""
     by_key = {run_key(c): c for c in configs}

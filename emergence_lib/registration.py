@@ -19,8 +19,12 @@ import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from .configs import Scale
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY_FILE = "emergence_lib/claims.py"
@@ -100,7 +104,7 @@ def needle(key: str, registry_source: str) -> str:
     return key
 
 
-def run_paths(chapter: str, scale: str) -> list[str]:
+def run_paths(chapter: str, scale: Scale) -> list[str]:
     """The stored-run paths (relative to the repository) that a claim of ``chapter`` at ``scale`` reads."""
     from .cache import ResultCache
     from .claims import CHAPTER_FIGURES

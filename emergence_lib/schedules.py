@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
 ScheduleKind = Literal["constant", "step", "triggered", "annealed"]
 SCHEDULE_KINDS: tuple[str, ...] = ("constant", "step", "triggered", "annealed")
@@ -89,7 +89,7 @@ class DiversitySchedule:
                 value = float(arg)
             except ValueError:
                 raise ScheduleError(f"schedule {spec!r}: {kind} takes a number, e.g. '{kind}:1000'") from None
-            return cls(kind, at=value)  # type: ignore[arg-type]
+            return cls(cast(ScheduleKind, kind), at=value)
         if kind == "triggered":
             m = _TRIGGER.match(arg.replace(" ", ""))
             if not m:
@@ -124,16 +124,19 @@ class DiversitySchedule:
         if self.kind == "constant":
             return 1.0
         if self.kind == "step":
-            return 1.0 if t < self.at else 0.0  # type: ignore[operator]
+            assert self.at is not None  # __post_init__: a step schedule has its time
+            return 1.0 if t < self.at else 0.0
         if self.kind == "annealed":
-            return float(2.0 ** (-t / self.at))  # type: ignore[operator]
+            assert self.at is not None  # __post_init__: an annealed schedule has its half-life
+            return float(2.0 ** (-t / self.at))
         return 0.0 if triggered else 1.0
 
     def fires(self, value: float) -> bool:
         """Whether a triggered schedule's signal ``value`` has crossed its level (NaN never fires)."""
         if self.kind != "triggered" or not math.isfinite(value):
             return False
-        return value >= self.level if self.direction == "up" else value <= self.level  # type: ignore[operator]
+        assert self.level is not None  # __post_init__: a triggered schedule has its level
+        return value >= self.level if self.direction == "up" else value <= self.level
 
 
 def repetition_at(B: int, p: float, r: float) -> tuple[int, float]:

@@ -17,7 +17,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 import pandas as pd
@@ -62,7 +62,7 @@ class SweepResult:
         return curve[column].fillna(test) if column in curve else test
 
     def crossings(self, column: str, level: float | Callable[[pd.Series], float], into: str = "crossing",
-                  time: str = "step", direction: str = "down", log: bool = False) -> pd.DataFrame:
+                  time: str = "step", direction: Literal["down", "up"] = "down", log: bool = False) -> pd.DataFrame:
         """The summary with, per run, the first ``time`` at which curve ``column`` crosses ``level`` (a number, or
         a function of the run's summary row) in ``direction``, in column ``into`` (NOT_REACHED if never), and
         ``reached``. ``column`` may be "train_distribution_loss"/"train_distribution_accuracy"
@@ -134,10 +134,11 @@ def run_sweep(
 
     def claim_or_load(k: str, c: Any) -> str:
         """Claim run ``c``: 'mine' (compute it), 'done' (another sweep stored it meanwhile: loaded) or 'theirs'."""
-        lock = lock_path(cache.path(c))  # type: ignore[union-attr]
+        assert cache is not None  # called only with a cache
+        lock = lock_path(cache.path(c))
         if not claim(lock):
             return "theirs"
-        if (hit := cache.load(c)) is not None:  # type: ignore[union-attr]
+        if (hit := cache.load(c)) is not None:
             results[k] = hit
             release(lock)
             return "done"
@@ -177,9 +178,10 @@ def run_sweep(
             compute(mine, bar)
             n_computed += len(mine)
             while theirs:  # only with a cache: runs another live sweep holds
+                assert cache is not None  # theirs is empty without one
                 waiting = []
                 for k, c in theirs:
-                    hit = cache.load(c)  # type: ignore[union-attr]
+                    hit = cache.load(c)
                     if hit is not None:
                         results[k] = hit
                         state = "done"
@@ -195,7 +197,7 @@ def run_sweep(
                 theirs = waiting
                 if theirs:
                     bar.set_postfix_str(f"waiting for {len(theirs)} runs another sweep is computing, e.g. "
-                                        f"{describe(lock_path(cache.path(theirs[0][1])))}")  # type: ignore[union-attr]
+                                        f"{describe(lock_path(cache.path(theirs[0][1])))}")
                     time.sleep(poll_s)
     finally:
         for lock in held.values():

@@ -3,7 +3,7 @@ crossings re-read off the recorded curves, attention placement). No computation 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -164,7 +164,8 @@ def crossing_steps(result: SweepResult, level: float | dict[int, float], on: str
     ``level`` is a number, or a map n_pairs → level (e.g. 2/n_pairs). NOT_REACHED if never.
     """
     levels = level if isinstance(level, dict) else {}
-    out = result.crossings(f"accuracy_{on}", lambda row: levels.get(int(row["n_pairs"]), level),
+    # The default matters only when ``level`` is a number (a map holds a level for every n_pairs): cast for the type.
+    out = result.crossings(f"accuracy_{on}", lambda row: levels.get(int(row["n_pairs"]), cast(float, level)),
                            into="emergence_step", direction="up")
     # "reached" stays the run's own (at its config's threshold), not this level's.
     return out.assign(reached=result.summary["reached"]) if "reached" in result.summary else out.drop(columns="reached")

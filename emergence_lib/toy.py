@@ -17,7 +17,7 @@ so a whole grid of configurations is one call. Time is *physical time*
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Literal
+from typing import Callable, Literal, Sequence
 
 import numpy as np
 
@@ -189,10 +189,10 @@ class ReducedTrajectory:
 
 
 def reduced_flow(
-    T: ArrayLike,
-    d: ArrayLike,
-    B: ArrayLike = 1,
-    t_max: ArrayLike = 1e4,
+    T: ArrayLike | Sequence[float],
+    d: ArrayLike | Sequence[float],
+    B: ArrayLike | Sequence[float] = 1,
+    t_max: ArrayLike | Sequence[float] = 1e4,
     logits: LogitParametrisation = "gap",
     stop_below: ArrayLike | None = None,
     points_per_decade: int = 200,

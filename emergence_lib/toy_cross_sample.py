@@ -12,12 +12,12 @@ The *test* loss is measured on data without repetition (p = 0), as in Fig. 2.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence, cast
 
 import numpy as np
 
 from .ode import gradient_flow
-from .toy import ArrayLike, ReducedTrajectory, attention, logit_rate
+from .toy import ArrayLike, LogitParametrisation, ReducedTrajectory, attention, logit_rate
 
 if TYPE_CHECKING:
     from .schedules import DiversitySchedule
@@ -64,12 +64,12 @@ def cross_sample_growth_rate(T: ArrayLike, d: ArrayLike, p: ArrayLike) -> np.nda
 
 
 def cross_sample_flow(
-    T: ArrayLike,
-    d: ArrayLike,
-    p: ArrayLike,
-    t_max: ArrayLike = 1e4,
-    x_tilde_norm: ArrayLike = 1.0,
-    logits: str = "gap",
+    T: ArrayLike | Sequence[float],
+    d: ArrayLike | Sequence[float],
+    p: ArrayLike | Sequence[float],
+    t_max: ArrayLike | Sequence[float] = 1e4,
+    x_tilde_norm: ArrayLike | Sequence[float] = 1.0,
+    logits: LogitParametrisation = "gap",
     stop_below: ArrayLike | None = None,
     points_per_decade: int = 200,
     rtol: float = 1e-9,
@@ -84,7 +84,7 @@ def cross_sample_flow(
     """
     T, d, p, t_max, c = (np.atleast_1d(np.asarray(x, dtype=float)) for x in (T, d, p, t_max, x_tilde_norm))
     T, d, p, t_max, c = np.broadcast_arrays(T, d, p, t_max, c)
-    rate = logit_rate(T, 1, logits)  # type: ignore[arg-type]
+    rate = logit_rate(T, 1, logits)
 
     def rhs(y: np.ndarray) -> np.ndarray:  # y: (n_configs, 3) = (w̃, w, Δa)
         g_wt, g_w, g_da = cross_sample_gradients(y[:, 0], y[:, 1], y[:, 2], T, d, p, c)
@@ -114,7 +114,7 @@ def scheduled_cross_sample_flow(
     schedule: "DiversitySchedule",
     t_max: float,
     x_tilde_norm: float = 1.0,
-    logits: str = "gap",
+    logits: LogitParametrisation = "gap",
     points_per_decade: int = 200,
     rtol: float = 1e-9,
 ) -> tuple[ReducedTrajectory, float]:
@@ -128,7 +128,7 @@ def scheduled_cross_sample_flow(
     """
     from .ode import integrate, lattice_grid
 
-    rate = float(logit_rate(T, 1, logits))  # type: ignore[arg-type]
+    rate = float(logit_rate(T, 1, logits))
 
     def rhs_at(level: float | None):
         def rhs(y: np.ndarray) -> np.ndarray:  # y: (1, 4) = (w̃, w, Δa, t)
@@ -141,19 +141,19 @@ def scheduled_cross_sample_flow(
         values = {"alpha": lambda: attention(y[:, 2], T, 1),
                   "loss": lambda: cross_sample_loss(y[:, 0], y[:, 1], y[:, 2], T, d, 0.0),
                   "train_loss": lambda: cross_sample_loss(y[:, 0], y[:, 1], y[:, 2], T, d, p, x_tilde_norm)}
-        return values[schedule.signal]()  # type: ignore[index]
+        return values[cast(str, schedule.signal)]()  # a triggered schedule has its signal
 
     grid = lattice_grid(t_max, points_per_decade)
-    if schedule.kind == "step" and schedule.at < t_max:  # type: ignore[operator]
+    if schedule.kind == "step" and cast(float, schedule.at) < t_max:  # a step schedule has its time
         grid = np.unique(np.concatenate([grid, [schedule.at]]))
     y0 = np.zeros((1, 4))
     switch = float("nan")
     if schedule.kind == "annealed":
-        traj = integrate(rhs_at(None), y0, grid, np.array([t_max]), rtol=rtol)
-        states = traj.y[:, 0]
+        whole = integrate(rhs_at(None), y0, grid, np.array([t_max]), rtol=rtol)
+        states = whole.y[:, 0]
     else:
         if schedule.kind == "step":
-            stop = lambda y: y[:, 3] >= schedule.at * (1 - 1e-12)  # noqa: E731
+            stop = lambda y: y[:, 3] >= cast(float, schedule.at) * (1 - 1e-12)  # noqa: E731
         elif schedule.kind == "triggered":
             stop = lambda y: np.array([schedule.fires(float(v)) for v in signal(y)])  # noqa: E731
         else:

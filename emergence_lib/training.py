@@ -50,7 +50,7 @@ def data_seeds(c: Any, seeds: list[int]) -> list[int]:
     return list(seeds) if c.data_seed is None else [c.data_seed] * len(seeds)
 
 
-def seed_group(configs: Sequence, who: str) -> tuple[list, object, list[int]]:
+def seed_group(configs: Sequence, who: str) -> tuple[list, Any, list[int]]:
     """(configs, their common config with seed 0, their seeds): configs trained together must differ only in their seed."""
     configs = list(configs)
     base = dataclasses.replace(configs[0], seed=0)
@@ -76,7 +76,8 @@ class ScheduleState:
         """At an evaluation: a triggered schedule fires for the members whose signal crossed its level."""
         if self.schedule.kind != "triggered":
             return
-        for e, value in enumerate(signals[self.schedule.signal]):  # type: ignore[index]
+        assert self.schedule.signal is not None  # a triggered schedule has its signal
+        for e, value in enumerate(signals[self.schedule.signal]):
             if np.isnan(self.fired_at[e]) and self.schedule.fires(float(value)):
                 self.fired_at[e] = step
 
@@ -94,7 +95,8 @@ class ScheduleState:
     def switched_at(self, e: int) -> float:
         """When member ``e``'s repetition switched off: τ (step), the firing step (triggered), NaN otherwise."""
         if self.schedule.kind == "step":
-            return float(self.schedule.at)  # type: ignore[arg-type]
+            assert self.schedule.at is not None  # a step schedule has its time
+            return float(self.schedule.at)
         return float(self.fired_at[e])
 
 
@@ -163,7 +165,8 @@ class TaskTraining:
     (E,) for a scalar (a loss, an accuracy) or (E, layers, heads) for an attention recording."""
 
     config: Any
-    model: EnsembleTransformer
+    model: torch.nn.Module
+    device: str
 
     def train_loss(self, overrides: list[dict] | None) -> torch.Tensor:
         """Loss of one fresh training batch, summed over members (so their gradients stay independent)."""
@@ -275,6 +278,8 @@ class RegressionTraining(TaskTraining):
     """Single-location regression: MSE; held-out loss without repetition and, with repetition, on the training
     distribution; the plateau is the measured loss reaching ``threshold``."""
 
+    model: EnsembleTransformer | EnsembleMixer
+
     def __init__(self, c: TransformerRegressionConfig, seeds: list[int], device: str):
         self.config, self.device = c, device
         data = data_seeds(c, seeds)  # the task, its batches and held-out sets; ``seeds`` draw the initialisation
@@ -284,7 +289,7 @@ class RegressionTraining(TaskTraining):
         repeated = c.B > 1 or c.p > 0
         # (E, n, T, in), (E, n, d) and the relevance masks (E, n, T) of the same draws (asking for them draws nothing).
         x, y, mask = sample_ensemble(self.tasks, c.eval_size, eval_gens, return_mask=True, B=1, p=0.0)
-        sets = {"loss_no_repetition": (x, y, mask)}
+        sets: dict[str, tuple[torch.Tensor, ...]] = {"loss_no_repetition": (x, y, mask)}
         if repeated:
             sets["loss_train_distribution"] = sample_ensemble(self.tasks, c.eval_size, eval_gens, return_mask=True)
         self.eval_sets = {k: (x.to(device), y.to(device), m.to(device).float()) for k, (x, y, m) in sets.items()}
@@ -302,7 +307,7 @@ class RegressionTraining(TaskTraining):
 
     def _biased(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         c = self.config
-        return self.model(x, score_bias=c.attention_bias * mask, bias_layers=c.bias_layers)  # type: ignore[return-value]
+        return self.model(x, score_bias=c.attention_bias * mask, bias_layers=c.bias_layers)
 
     def train_loss(self, overrides: list[dict] | None) -> torch.Tensor:
         c = self.config
@@ -386,6 +391,8 @@ class RecallTraining(TaskTraining):
     exactly once) and, with repetition, on the training distribution; the induction-head attention weights
     per layer and head on the test data (`relevant_attention`). Emergence is the accuracy reaching ``threshold``."""
 
+    model: EnsembleTransformer
+
     def __init__(self, c: TransformerRecallConfig, seeds: list[int], device: str):
         self.config, self.device = c, device
         data = data_seeds(c, seeds)
@@ -422,7 +429,9 @@ class RecallTraining(TaskTraining):
 
     def evaluate(self) -> dict[str, np.ndarray]:
         c = self.config
-        out, biased, recordings = {}, {}, {}
+        out: dict[str, np.ndarray] = {}
+        biased: dict[str, np.ndarray] = {}
+        recordings: dict[str, np.ndarray] = {}
         for name, batch in self.eval_sets.items():
             result = _recall_forward(self.model, batch, c.n_tokens, attention=name == "test")
             logits, patterns = result if name == "test" else (result, None)

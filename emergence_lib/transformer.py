@@ -158,7 +158,8 @@ class Block(nn.Module):
         if not self.pre:
             x = self.ln1(x)  # post-LN (identity with no LN)
         if self.mlp_in is not None:
-            m = self.mlp_out(F.gelu(self.mlp_in(self.ln2(x) if self.pre else x)))  # type: ignore[misc]
+            assert self.mlp_out is not None  # built together with mlp_in
+            m = self.mlp_out(F.gelu(self.mlp_in(self.ln2(x) if self.pre else x)))
             x = x + m if self.cfg.skip else m
             if not self.pre:
                 x = self.ln2(x)
@@ -167,6 +168,8 @@ class Block(nn.Module):
 
 class EnsembleTransformer(nn.Module):
     """E Transformers, one per seed. Input (E, n, T, input_dim) → prediction (E, n, output_dim)."""
+
+    positions: torch.Tensor  # a buffer (register_buffer below)
 
     def __init__(self, cfg: TransformerConfig, seeds: list[int]):
         super().__init__()

@@ -95,6 +95,9 @@ def test_cli_reports_a_corrupt_file_by_name_and_recomputes_it(data_dir, capsys):
     (["status", "figure1", "--scale", "huge"], "scale must be one of"),
     (["run", "figure1", "--scale", "smoke"], "never cached"),
     (["run", "figure1", "--executor", "slurm"], "executor must be one of"),
+    # At the paper scale a bad flag is reported at once, not after the estimate and its --yes (issue 29).
+    (["run", "figure3", "--scale", "paper", "--executor", "slurm"], "executor must be one of"),
+    (["run", "figure3", "--scale", "paper", "--workers", "0"], "workers"),
 ])
 def test_cli_errors(argv, message, capsys, data_dir):
     assert cli(argv) == 2
@@ -127,3 +130,16 @@ def test_cli_executes_a_chapter_with_parameters(tmp_path, capsys):
              for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if "scrapbook" in o.get("metadata", {})}
     assert glued["fig1_runs"] == "'6'", "the T_values parameter reached the chapter: 2 T values × 3 smoke d values"
     assert recorded_claims(nb)["claim.figure1.d_exponent.status"] == "· smoke: not judged"  # it ran to its claims
+
+
+def test_nothing_missing_starts_no_dask_cluster(monkeypatch):
+    """A sweep whose runs are all stored reads them and starts no pool and no cluster (issue 29: Dask started a
+    local cluster, seconds and a port, with nothing to compute)."""
+    from emergence_lib import executors
+
+    def no_cluster(*args, **kwargs):
+        raise AssertionError("a Dask cluster was started with nothing to compute")
+
+    monkeypatch.setattr(executors, "dask_client", no_cluster)
+    assert list(executors.run_chunks([], executor="dask")) == []
+    assert list(executors.run_chunks([], executor="local")) == []

@@ -26,7 +26,7 @@ from .regression import TRANSFORMER_GRIDS, Figure3, Figure11, Figure12
 from .toy import FIGURE1_GRIDS, FIGURE2_GRIDS, Figure1, Figure2, Figure2Constant
 from .toy_appendix import Figure6, Figure7, Figure8, Figure9, Figure10
 
-REGISTRY: dict[str, type[FigureConfig]] = {
+REGISTRY: dict[str, type[ScaledFigure]] = {
     "figure1": Figure1, "figure2": Figure2, "figure2_constant": Figure2Constant,
     "figure3": Figure3, "figure4": Figure4, "figure5": Figure5,
     "figure6": Figure6, "figure7": Figure7, "figure8": Figure8, "figure9": Figure9, "figure10": Figure10,
@@ -36,7 +36,7 @@ REGISTRY: dict[str, type[FigureConfig]] = {
 }
 
 
-def figures() -> dict[str, type[FigureConfig]]:
+def figures() -> dict[str, type[ScaledFigure]]:
     """Figure name → figure config class (the command line and tests iterate over it)."""
     return dict(REGISTRY)
 

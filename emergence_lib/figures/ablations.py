@@ -16,7 +16,7 @@ they are cached, and trained, once).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..configs import TransformerRegressionConfig
 from .base import ScaledFigure
@@ -97,12 +97,12 @@ TASK_VARIANTS: dict[str, tuple[bool, bool]] = {
 class AblationFigure(ScaledFigure):
     GRIDS: ClassVar[dict[str, AblationGrid]] = ABLATION_GRIDS
 
-    def _runs(self, T: int, d: int, seeds: tuple[int, ...] | None = None, **kw: object) -> list[TransformerRegressionConfig]:
+    def _runs(self, T: int, d: int, seeds: tuple[int, ...] | None = None, **kw: Any) -> list[TransformerRegressionConfig]:
         g = self.grid
         base = dict(T=T, d=d, lr=g.adam_lr, max_steps=g.max_steps, n_layers=1, n_heads=1, **g.model) | kw
         return [TransformerRegressionConfig(seed=s, **base) for s in (g.seeds if seeds is None else seeds)]
 
-    def _grid_runs(self, **kw: object) -> list[TransformerRegressionConfig]:
+    def _grid_runs(self, **kw: Any) -> list[TransformerRegressionConfig]:
         return [r for T in self.grid.T for d in self.grid.d for r in self._runs(T, d, **kw)]
 
 

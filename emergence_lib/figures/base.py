@@ -189,7 +189,7 @@ class ScaledFigure(FigureConfig):
         return dataclasses.replace(base, **given) if given else base
 
 
-def _all_subclasses(cls: type) -> set[type]:
+def _all_subclasses(cls: type[ScaledFigure]) -> set[type[ScaledFigure]]:
     return {s for c in cls.__subclasses__() for s in {c} | _all_subclasses(c)}
 
 

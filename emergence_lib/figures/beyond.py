@@ -133,8 +133,8 @@ class Steering(ScaledFigure):
         """``family`` "recall" (in-context repetition B) or "recall_p" (cross-sample p), with the no-repetition runs."""
         g, r = getattr(self.grid, family), RECALL_GRIDS[self.scale]
         f = r.fig5
-        base = dict(n_tokens=f.n_tokens, n_pairs=f.n_pairs, lr=f.lr, max_steps=g.steps or f.steps,
-                    stop_factor=None, threshold=r.threshold, eval_size=r.eval_size, **r.model)
+        base: dict[str, Any] = dict(n_tokens=f.n_tokens, n_pairs=f.n_pairs, lr=f.lr, max_steps=g.steps or f.steps,
+                                    stop_factor=None, threshold=r.threshold, eval_size=r.eval_size, **r.model)
         # Seed by seed (a cut-short sweep has whole seeds); the first run of each is Figure 5's B = 1 (no repetition).
         return [c for s in g.seeds for c in [TransformerRecallConfig(seed=s, **base)] + [
             TransformerRecallConfig(B=g.B, p=g.p, schedule=spec, seed=s, **base) for spec in g.schedules]]

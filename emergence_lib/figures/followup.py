@@ -107,20 +107,20 @@ class FollowUp(ScaledFigure):
 
     def head_architecture(self, protocol: str, H: int) -> dict[str, int]:
         """d_model and d_qk of an H-head model under a protocol (values: d_model / H per head)."""
-        g = self.grid
+        g: FollowUpGrid = self.grid
         if protocol == "fixed total width":
             return {"d_model": g.width, "d_qk": g.width // H}
         return {"d_model": g.head_dim * H, "d_qk": g.head_dim}
 
     def entropy_runs(self) -> list[TransformerRegressionConfig]:
-        g = self.grid
+        g: FollowUpGrid = self.grid
         return [r for L, H in g.entropy_models for r in self._regression(
             *g.point, g.entropy_seeds, n_layers=L, n_heads=H, record_attention=True, record_entropy=True,
             stop_factor=g.stop_factor)]
 
     def bias_runs(self) -> list[TransformerRegressionConfig]:
         """1×1 over the s scan, and the 2×4 model at a few s with the bias in the first or in every layer."""
-        g = self.grid
+        g: FollowUpGrid = self.grid
         one = [r for s in g.bias_s for r in self._regression(*g.point, g.bias_seeds, attention_bias=s,
                                                              max_steps=g.bias_max_steps, record_attention=True)]
         deep = [r for s in (0.0, *g.bias_s_layers) for where in (("first",) if s == 0 else ("first", "all"))
@@ -129,7 +129,7 @@ class FollowUp(ScaledFigure):
         return one + deep
 
     def recall_bias_runs(self) -> list[TransformerRecallConfig]:
-        g = self.grid
+        g: FollowUpGrid = self.grid
         # s = 0 is the randomness sweep's run (the same config); a biased run stops at its budget if the weights
         # never learn the pattern on their own.
         return self._recall(*g.recall_point, g.bias_seeds) + [
@@ -138,7 +138,7 @@ class FollowUp(ScaledFigure):
                                   max_steps=g.recall_bias_max_steps)]
 
     def heads_runs(self) -> list[TransformerRegressionConfig]:
-        g = self.grid
+        g: FollowUpGrid = self.grid
         return [r for protocol in HEAD_PROTOCOLS for H in g.heads for T, d in g.heads_points
                 for r in self._regression(T, d, g.heads_seeds, n_heads=H, **self.head_architecture(protocol, H))]
 
@@ -151,7 +151,7 @@ class FollowUp(ScaledFigure):
                                           model="mlp_mixer", **budget)]
 
     def randomness_runs(self) -> list[TransformerRegressionConfig]:
-        g = self.grid
+        g: FollowUpGrid = self.grid
         return [r for T, d in g.random_points for r in self._regression(
             T, d, g.random_seeds, record_attention=True, record_entropy=True, stop_factor=g.stop_factor)]
 
@@ -160,7 +160,7 @@ class FollowUp(ScaledFigure):
         or the data alone (the target map, batches and held-out sets: ``seed`` fixed at 0, ``data_seed`` varies);
         at each regression configuration of the randomness sweep, and at recall's first. (seed 0, data_seed 0) is in
         both families, once."""
-        g = self.grid
+        g: FollowUpGrid = self.grid
         pairs = [(k, 0) for k in g.random_seeds] + [(0, k) for k in g.random_seeds if k != 0]  # (seed, data_seed)
         if task == "regression":
             return [r for s, k in pairs for T, d in g.random_points
@@ -173,7 +173,7 @@ class FollowUp(ScaledFigure):
                 for T, d, t_max in self.grid.toy_points for s in self.grid.random_seeds]
 
     def sweeps(self) -> dict[str, list[Any]]:
-        g = self.grid
+        g: FollowUpGrid = self.grid
         return {
             "entropy": self.entropy_runs(),
             "randomness": self.randomness_runs(),

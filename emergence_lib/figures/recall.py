@@ -16,7 +16,7 @@ recorded curves and say which number uses which.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from ..configs import TransformerRecallConfig
 from .base import ScaledFigure
@@ -108,7 +108,8 @@ RECALL_GRIDS = {
 
 # (layer_norm, embedding): the text's reading (pre- or post-LN) and Table 1's (no LN) with the lookup embedding,
 # and no LN with nn.Linear's small initialisation. Pre- and post-LN with the linear embedding are left out (budget).
-PLACEMENT_SETUPS: tuple[tuple[str, str], ...] = (("pre", "lookup"), ("post", "lookup"), ("none", "lookup"), ("none", "linear"))
+PLACEMENT_SETUPS: tuple[tuple[Literal["pre", "post", "none"], Literal["lookup", "linear"]], ...] = (
+    ("pre", "lookup"), ("post", "lookup"), ("none", "lookup"), ("none", "linear"))
 
 
 @dataclass(frozen=True)

@@ -124,8 +124,8 @@ class Figure2(ScaledFigure):
 
     def sweeps(self) -> dict[str, list[ToyFlowConfig]]:
         g = self.grid
-        stop = dict(threshold=self.threshold, stop_below=self.threshold / 2, points_per_decade=PLATEAU_PPD)
-        inset = dict(T=g.inset_T, d=g.inset_d, t_max=self.inset_t_max, threshold=self.threshold)
+        stop: dict[str, Any] = dict(threshold=self.threshold, stop_below=self.threshold / 2, points_per_decade=PLATEAU_PPD)
+        inset: dict[str, Any] = dict(T=g.inset_T, d=g.inset_d, t_max=self.inset_t_max, threshold=self.threshold)
         return {
             "in_context": [ToyFlowConfig(T=g.T, d=d, B=B, **stop) for B in g.B_values for d in g.d_values],
             "cross_sample": [ToyFlowConfig(T=g.T, d=d, p=p, **stop) for p in g.p_values for d in g.d_values],

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .. import beyond, claims, figures, plotting, prediction
+from ..configs import Scale
 from ..figures.beyond import SteeringGrid
 from ..metrics import paired_seed_interval
 from ..report import glue_figure, glue_number, glue_text
@@ -20,7 +21,7 @@ Results = dict[str, SweepResult]
 KIND_COLORS = {"no repetition": "0.4", "constant repetition": "C3", "step": "C0", "triggered": "C2", "annealed": "C1"}
 
 
-def shortcut_trigger(grid: SteeringGrid, scale: str, device: str) -> None:
+def shortcut_trigger(grid: SteeringGrid, scale: Scale, device: str) -> None:
     """The trigger not used: training accuracy 50% under heavy in-context repetition, read off Figure 5's runs
     (glued: shortcut_steps, shortcut_test)."""
     fig5_B = run_sweep(figures.Figure5(scale=scale).sweeps()["B"], figures.cache_for(scale), progress=False, device=device, executor="serial")
@@ -97,7 +98,7 @@ def toy(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamespace:
 def recall(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamespace:
     """Associative recall, both families: test accuracy and the repetition fraction per run, seed means per
     schedule (glued: recall_fig, rc_*)."""
-    checked = []
+    checked: list[claims.ClaimResult] = []
     level = figures.RECALL_GRIDS[scale].threshold
     families = {"in-context": "recall", "cross-sample": "recall_p"}
     rc = pd.concat([beyond.recall_schedule_table(results[key], level).assign(family=name) for name, key in families.items()],
@@ -151,7 +152,7 @@ def recall(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamespace:
 
 def regression(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamespace:
     """Regression: test loss per run and schedule, seed means (glued: regression_fig, rg_*)."""
-    checked = []
+    checked: list[claims.ClaimResult] = []
     rg = beyond.regression_schedule_table(results["regression"], 0.4)
     rg_means = beyond.schedule_means(rg, ["plateau", "final test loss", "best test loss", "rise", "switched off at"])
     curves = results["regression"].curves
@@ -167,6 +168,7 @@ def regression(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamesp
     glue_figure("regression_fig", fig)
     mr = rg_means.set_index("schedule")
     rg_grid = grid.regression
+    assert rg_grid.steps is not None  # regression sets its own budget (every STEERING_GRIDS entry)
     for name, value, fmt in [("rg_T", rg_grid.T, "d"), ("rg_d", rg_grid.d, "d"), ("rg_lr", rg_grid.lr, "g"),
                              ("rg_steps", rg_grid.steps, ",d"), ("rg_p", rg_grid.p, "g")]:
         glue_number(name, value, fmt)
@@ -205,32 +207,36 @@ def comparisons(results: Results, r: SimpleNamespace, g: SimpleNamespace, scale:
     heavy = runs(rc, "in-context", "constant repetition")
     rows = []
 
-    def compare(key: str, what: str, ours: pd.DataFrame, baseline: pd.DataFrame, column: str, log: bool = True,
-                flip: bool = False):
+    def compare(what: str, ours: pd.DataFrame, baseline: pd.DataFrame, column: str, log: bool = True,
+                flip: bool = False) -> tuple[float, tuple[float, float]]:
         a, b = beyond.paired_by_seed(ours, baseline, column)
         value, low, high = paired_seed_interval(b, a, log=log) if flip else paired_seed_interval(a, b, log=log)
         rows.append({"comparison": what, "seeds": len(a), "ratio or difference": value, "95% low": low, "95% high": high})
-        return claims.record(key, value, scale, interval=(low, high))
+        return value, (low, high)
 
     best_rc = f"B = {rc_B}" if rc_p == 0 else f"p = {rc_p:g}"
+    best_rg = "no repetition" if rg_p == 0 else f"p = {rg_p:g}"
     glue_text("cmp_rc_best", "no repetition" if (rc_B, rc_p) == (1, 0.0) else best_rc)
-    glue_text("cmp_rg_best", "no repetition" if rg_p == 0 else f"p = {rg_p:g}")
+    glue_text("cmp_rg_best", best_rg)
     rc_best = rc_best.rename(columns={"final": "final test accuracy"})
+    rg_trig, rg_none = runs(rg, None, "triggered"), runs(rg, None, "no repetition")
+    v1, i1 = compare("recall: no repetition / triggered (steps)", trig, no_rep, "emergence step")
+    v2, i2 = compare(f"recall: best constant ({best_rc}) / triggered (steps)", trig, rc_best, "emergence step")
+    v3, i3 = compare("recall: triggered − no repetition (final test accuracy)", trig, no_rep, "final test accuracy", log=False)
+    v4, i4 = compare(f"recall: no repetition − constant B = {steer.recall.B} (final test accuracy)", heavy, no_rep,
+                     "final test accuracy", log=False, flip=True)
+    v5, i5 = compare(f"recall: no repetition / p = {steer.recall_p.p:g} switched off by the trigger (steps)", trig_p,
+                     no_rep, "emergence step")
+    v6, i6 = compare("regression: no repetition / triggered (plateau)", rg_trig, rg_none, "plateau")
+    v7, i7 = compare(f"regression: best constant ({best_rg}) / triggered (plateau)", rg_trig, rg_best, "plateau")
     checked = [
-        compare("steering.recall_triggered_speedup", "recall: no repetition / triggered (steps)", trig, no_rep, "emergence step"),
-        compare("steering.recall_triggered_vs_best_constant", f"recall: best constant ({best_rc}) / triggered (steps)",
-                trig, rc_best, "emergence step"),
-        compare("steering.recall_triggered_accuracy", "recall: triggered − no repetition (final test accuracy)",
-                trig, no_rep, "final test accuracy", log=False),
-        compare("steering.recall_heavy_accuracy_cost", f"recall: no repetition − constant B = {steer.recall.B} (final test accuracy)",
-                heavy, no_rep, "final test accuracy", log=False, flip=True),
-        compare("steering.recall_cross_sample_rescue", f"recall: no repetition / p = {steer.recall_p.p:g} switched off by the trigger (steps)",
-                trig_p, no_rep, "emergence step"),
-        compare("steering.regression_triggered_speedup", "regression: no repetition / triggered (plateau)",
-                runs(rg, None, "triggered"), runs(rg, None, "no repetition"), "plateau"),
-        compare("steering.regression_triggered_vs_best_constant",
-                f"regression: best constant ({'no repetition' if rg_p == 0 else f'p = {rg_p:g}'}) / triggered (plateau)",
-                runs(rg, None, "triggered"), rg_best, "plateau"),
+        claims.record("steering.recall_triggered_speedup", v1, scale, interval=i1),
+        claims.record("steering.recall_triggered_vs_best_constant", v2, scale, interval=i2),
+        claims.record("steering.recall_triggered_accuracy", v3, scale, interval=i3),
+        claims.record("steering.recall_heavy_accuracy_cost", v4, scale, interval=i4),
+        claims.record("steering.recall_cross_sample_rescue", v5, scale, interval=i5),
+        claims.record("steering.regression_triggered_speedup", v6, scale, interval=i6),
+        claims.record("steering.regression_triggered_vs_best_constant", v7, scale, interval=i7),
     ]
     table = pd.DataFrame(rows)
     for i, row in table.iterrows():
@@ -265,7 +271,7 @@ def schedule_table(t: SimpleNamespace, r: SimpleNamespace, g: SimpleNamespace) -
 TASK_COLORS = {"toy": "C0", "toy, W* Gaussian": "C0", "toy, W* unit columns": "C4", "regression": "C1", "recall": "C2"}
 
 
-def held_out(results: Results, held_out: figures.Prediction, scale: str) -> SimpleNamespace:
+def held_out(results: Results, held_out: figures.Prediction, scale: Scale) -> SimpleNamespace:
     """Predicted (95% interval) against measured for every held-out configuration; a run that never crossed is
     drawn at its budget, as a lower bound (glued: heldout_fig, heldout_*, law_*)."""
     table = prediction.held_out_table(results, scale)
@@ -312,7 +318,7 @@ JUDGED_LEVEL = 1.0  # the window the registry's early-warning claims are judged 
 
 
 def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepResult, recall_lr: float,
-                  scale: str) -> SimpleNamespace:
+                  scale: Scale) -> SimpleNamespace:
     """The early warning with windows that never see the crossing: a run is observed until its attention gap first
     reaches a level; its error against two baselines, the prior (the law or the flow, before training) and the
     null (the same window, another run's signal); one recall run and its fitted growth (glued: warning_fig, ew_*)."""

@@ -12,6 +12,7 @@ import pandas as pd
 
 from .. import attention, claims, followup, plotting
 from ..figures import HEAD_PROTOCOLS, PAPER, TASK_VARIANTS, FollowUp
+from ..figures.followup import FollowUpGrid
 from ..metrics import mean_over_seeds
 from ..report import glue_figure, glue_number, glue_text, show_table
 from ..sweep import SweepResult
@@ -60,7 +61,7 @@ def _ratio_axes(ax, values: pd.Series, **labels: str) -> None:
 def entropy(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     """Entropy of the carrying head against the loss, per model, step axis in units of each run's crossing; the
     lag table (glued: entropy_fig, ent_*)."""
-    g = figure.grid
+    g: FollowUpGrid = figure.grid
     reg = followup.entropy_lag_table(results["entropy"], "attn_relevant")
     reg["model"] = [f"{L}×{H // L}" for L, H in zip(reg["layers"], reg["heads"])]
     V, N = g.recall_point
@@ -139,7 +140,7 @@ def bias(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     """Plateau against the bias s: the Transformer with the bias (as trained) and without it (what its weights
     learned), and the toy flow from an initial logit gap Δa₀ = s; the 2×4 model, first vs all layers; recall
     (glued: bias_fig, bias_*)."""
-    g = figure.grid
+    g: FollowUpGrid = figure.grid
     reg = followup.bias_table(results["bias"])
     rec = followup.bias_table(results["recall_bias"]).assign(model="recall 4×4")
     toy = followup.toy_bias_plateaus(*g.point, [s for s in g.bias_s if s > 0])
@@ -372,7 +373,7 @@ def randomness(results: Results, figure: FollowUp, scale: str) -> SimpleNamespac
     """Emergence times over seeds at two configurations per task, against the toy model under SGD from the theory's
     initialisation (the reduced flow itself is deterministic): spread, shape, and whether the early attention
     already orders the seeds (glued: random_fig, random_*)."""
-    g = figure.grid
+    g: FollowUpGrid = figure.grid
     reg, rec = results["randomness"].summary, results["recall_randomness"].summary
     toy = results["toy_sgd"].summary
     spread = pd.concat([followup.spread_table(reg, ["T", "d"], "regression 1×1"),

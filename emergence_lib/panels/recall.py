@@ -84,7 +84,7 @@ def threshold_table(res4: Results, grid: RecallGrid, best: pd.DataFrame) -> Simp
     and the law refitted at 2/N_pairs (glued: fig4_pairs_alpha, fig4_pairs_beta)."""
     threshold, summary4 = grid.threshold, res4["grid"].summary
     paper_key, pairs_key, ours_key = "5% (paper)", "2/N_pairs", f"{threshold:.0%} (this scale)"
-    levels = {paper_key: 0.05, pairs_key: {N: 2 / N for N in grid.n_pairs}, ours_key: threshold}
+    levels: dict[str, float | dict[int, float]] = {paper_key: 0.05, pairs_key: {N: 2 / N for N in grid.n_pairs}, ours_key: threshold}
     runs_best = summary4.merge(best[["n_tokens", "n_pairs", "lr"]], on=["n_tokens", "n_pairs", "lr"])
     best_res = res4["grid"].subset(runs_best["run"])
     rows = []
@@ -414,11 +414,12 @@ def figure17_placement(res17: Results, scale: str) -> SimpleNamespace:
     distribution = pd.DataFrame(rows)
     # The claims: the share of pre-LN runs (the text's reading, this book's default) in the paper's layers.
     g = emerged[(emerged["layer_norm"] == "pre") & (emerged["embedding"] == "lookup")]
-    checked = []
-    for key, col, layer in (("figure17.select_layer4_share", "select_layer", 4), ("figure17.copy_layer3_share", "copy_layer", 3)):
-        share, low, high = wilson_interval(int((g[col] == layer).sum()), len(g))
-        glue_text(f"fig17_{col}_{layer}_share", f"{int((g[col] == layer).sum())} of {len(g)}")
-        checked.append(claims.record(key, share, scale, interval=(low, high)))
+    n_select4, n_copy3 = int((g["select_layer"] == 4).sum()), int((g["copy_layer"] == 3).sum())
+    glue_text("fig17_select_layer_4_share", f"{n_select4} of {len(g)}")
+    glue_text("fig17_copy_layer_3_share", f"{n_copy3} of {len(g)}")
+    select4, copy3 = wilson_interval(n_select4, len(g)), wilson_interval(n_copy3, len(g))
+    checked = [claims.record("figure17.select_layer4_share", select4[0], scale, interval=select4[1:]),
+               claims.record("figure17.copy_layer3_share", copy3[0], scale, interval=copy3[1:])]
     glue_number("fig17_place_seeds", table["seed"].nunique(), "d")
     return SimpleNamespace(table=table, where=where, where_view=where_view, pre=pre, distribution=distribution,
                            checked=checked)
