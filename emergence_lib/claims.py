@@ -849,6 +849,9 @@ def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb", registrat
     return "\n".join(rows)
 
 
+RESULT_BOX_OPEN = 4  # verdicts a chapter's result box shows before "N more verdicts"
+
+
 def result_box(chapter: str) -> str:
     """The box at the top of a chapter (MyST markdown): each claim it judges, its verdict and our number, pasted from
     what the chapter's own `record` calls glue further down the page. Claims on Table 1's settings (paper_cpu) are
@@ -857,18 +860,26 @@ def result_box(chapter: str) -> str:
     mine = claims_of(chapter)
     if not mine:
         raise ConfigError(f"no claim of the registry belongs to chapter {chapter!r}")
-    lines = [":::{admonition} What this chapter finds", ":class: tip", ""]
-    for c in mine:
-        if c.scale == "paper_cpu":
-            continue
-        lines.append(f"- {{glue:text}}`{doc}::{c.glue_key('status')}:s` {c.claim}: ours "
-                     f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s`, the paper {c.paper}.")
+    lines = ["::::{admonition} What this chapter finds", ":class: tip", ""]
+    shown = [c for c in mine if c.scale != "paper_cpu"]
+
+    def bullet(c: Claim) -> str:
+        return (f"- {{glue:text}}`{doc}::{c.glue_key('status')}:s` {c.claim}: ours "
+                f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s`, the paper {c.paper}.")
+
+    # The first few verdicts open, the rest one click away: on a phone a long box would push the chapter's main
+    # figure past its first two screens.
+    lines += [bullet(c) for c in shown[:RESULT_BOX_OPEN]]
+    if len(shown) > RESULT_BOX_OPEN:
+        lines += ["", f":::{{dropdown}} {len(shown) - RESULT_BOX_OPEN} more verdicts", ""]
+        lines += [bullet(c) for c in shown[RESULT_BOX_OPEN:]]
+        lines += [":::", ""]
     table1_claims = [c for c in mine if c.scale == "paper_cpu"]
     if table1_claims:
         lines.append(f"- On Table 1's own settings, {len(table1_claims)} more claims are judged point by point in the "
                      "section on the paper's settings below, as far as their runs are stored.")
     lines += ["", "Each verdict comes from the registry's rule ({doc}`methods`); the table at each section's end gives the rule.",
-              ":::"]
+              "::::"]
     return "\n".join(lines)
 
 

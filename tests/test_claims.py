@@ -159,3 +159,16 @@ def test_forest_table_reads_what_record_logged_and_measures_from_the_paper(tmp_p
     assert claims.forest_table(scale="paper").set_index("key").loc[key_exp, "distance"] == pytest.approx(5.0)
     fig = plotting.forest_plot(claims.forest_table())
     assert len(fig.axes[0].get_yticklabels()) == 2
+
+
+def test_a_result_box_names_every_verdict_and_folds_all_but_the_first_few():
+    for chapter in {c.chapter for c in CLAIMS if c.chapter}:
+        box = claims.result_box(chapter)
+        mine = [c for c in CLAIMS if c.chapter == chapter and c.scale != "paper_cpu"]
+        for c in mine:
+            assert c.glue_key("status") in box and c.glue_key("ours") in box, (chapter, c.key)
+        folded = box.split(":::{dropdown}")[1] if ":::{dropdown}" in box else ""
+        assert (len(mine) > claims.RESULT_BOX_OPEN) == bool(folded), chapter
+        if folded:
+            assert sum(c.glue_key("status") in folded for c in mine) == len(mine) - claims.RESULT_BOX_OPEN
+        assert box.startswith("::::{admonition}") and box.rstrip().endswith("::::")
