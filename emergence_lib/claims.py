@@ -9,28 +9,24 @@ it. The chapter that computes a claim's number hands it to `record`, which
   status leaves it. That is a **regression pin**, set after the runs existed: it keeps a change of code from moving
   a result unnoticed, and is no evidence for the claim. A claim registered before its runs expects nothing
   (``expected=None``); `registration` reads from git which is which, and the landing table shows it;
-* glues the number and the status, which the landing page and the scoreboard paste (`landing_table`).
+* glues the number and the status, which the landing page and the scoreboard paste (`scorecard.landing_table`).
+
+This module is the registry and the judging only: what the book shows of it is in `scorecard`.
 
 At ``smoke`` scale (tiny grids, for the tests) a claim is recorded but not judged.
 """
 
 from __future__ import annotations
 
-import ast
 import math
 import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-from .cache import ResultCache
 from .configs import ConfigError, Scale, check_scale
 from . import table1
 from .paper import PAPER
-from .figures import figures
 
 Status = Literal["reproduced", "agrees", "differs", "inconclusive", "not run"]
 # Marks in characters the book's fonts have (emoji are not in them).
@@ -532,14 +528,6 @@ def band_why(c: "Claim") -> str | None:
     return BAND_WHY[max(matches, key=len)] if matches else None
 
 
-def band_table() -> "pd.DataFrame":
-    """Every claim judged by a hand-set band: its rule and why it is not an interval."""
-    import pandas as pd
-
-    return pd.DataFrame([{"claim": c.key, "rule": c.tolerance.describe(), "why a band": band_why(c)}
-                         for c in CLAIMS if isinstance(c.tolerance, Tolerance)])
-
-
 def claim(key: str) -> Claim:
     try:
         return REGISTRY[key]
@@ -632,35 +620,6 @@ def _log_result(result: ClaimResult, scale: str) -> None:
         json.dump(entry, f)
 
 
-def forest_table(folder: str | None = None, scale: str = "cpu") -> "pd.DataFrame":
-    """Every interval claim the chapters logged (`CLAIMS_LOG_ENV`) at ``scale`` (the book's: the landing table's
-    "Ours, cpu" column), as its distance from the paper's value (or from the direction's threshold) with its 95%
-    interval: in log units for ratios (the rule's ``log``), in the claim's own units otherwise (exponents,
-    differences). One row per claim, in figure order."""
-    import json
-
-    import pandas as pd
-
-    folder = folder or os.environ.get(CLAIMS_LOG_ENV)
-    rows = []
-    for c in sorted(CLAIMS, key=lambda c: (c.figure_number, CLAIMS.index(c))):
-        path = os.path.join(folder, f"{c.key}@{scale}.json") if folder else ""
-        if not isinstance(c.tolerance, IntervalRule) or not path or not os.path.exists(path):
-            continue
-        with open(path) as f:
-            entry = json.load(f)
-        if entry["interval"] is None:
-            continue
-        rule = c.tolerance
-        ref = rule.above if rule.above is not None else c.paper_value
-        tr = (lambda v: math.log(v) if v > 0 else float("nan")) if rule.log else (lambda v: v)
-        low, high = entry["interval"]
-        rows.append({"figure": c.figure, "key": c.key, "claim": c.claim, "status": entry["status"],
-                     "scale": entry["scale"], "units": "log ratio" if rule.log else "value",
-                     "distance": tr(entry["ours"]) - tr(ref), "low": tr(low) - tr(ref), "high": tr(high) - tr(ref)})
-    return pd.DataFrame(rows, columns=["figure", "key", "claim", "status", "scale", "units", "distance", "low", "high"])
-
-
 def record_fit(key: str, fit, name: str, scale: str) -> ClaimResult:
     """Record a fitted power law's exponent ``name`` (or its constant, ``name="C"``) with its 95% t interval from
     the fit's OLS standard error (`metrics.PowerLawFit`)."""
@@ -710,244 +669,9 @@ CHAPTER_FIGURES: dict[str, tuple[str, ...]] = {
     "B3_followup": ("followup", "figure13"),
 }
 
-CHAPTER_LABELS: dict[str, str] = {
-    "01_toy_model": "Ch. 1", "02_repetition_toy": "Ch. 2", "03_transformer": "Ch. 3", "04_associative_recall": "Ch. 4",
-    "A1_toy_theory": "App. A1", "A2_toy_checks": "App. A2", "A3_transformer_dynamics": "App. A3",
-    "A4_transformer_ablations": "App. A4", "A5_recall_mechanism": "App. A5",
-    "B1_steering": "Beyond 1", "B2_prediction": "Beyond 2", "B3_followup": "Beyond 3",
-}
-
-
-def paper_scale_cached(chapter: str) -> tuple[int, int]:
-    """(runs cached, runs needed) of a chapter's figures at paper scale."""
-    cache = ResultCache()  # the paper scale's cache: data/
-    runs = {}
-    for name in CHAPTER_FIGURES[chapter]:
-        for r in figures()[name](scale="paper").runs():
-            runs[str(cache.path(r))] = r
-    have = sum(1 for path in runs if os.path.exists(path))
-    return have, len(runs)
-
-
-def recorded_claims(notebook: dict) -> dict[str, str]:
-    """The claim values a chapter glued (``claim.<key>.ours`` / ``.status``), read from an executed notebook."""
-    out: dict[str, str] = {}
-    for cell in notebook.get("cells", []):
-        for o in cell.get("outputs", []):
-            name = o.get("metadata", {}).get("scrapbook", {}).get("name", "")
-            if name.startswith("claim."):
-                text = o.get("data", {}).get("application/papermill.record/text/plain", "")
-                try:
-                    text = ast.literal_eval(text)
-                except (ValueError, SyntaxError):
-                    pass
-                out[name] = str(text)
-    return out
-
-
-def paper_scale_column(workdir: str) -> dict[str, str]:
-    """Claim key → the text of the landing table's paper-scale cell.
-
-    A chapter whose paper-scale runs are all in ``data/`` is executed at ``scale="paper"`` (papermill, into
-    ``workdir``; it reads the cache and computes nothing), and its recorded claims are read back from the
-    executed notebook. Other chapters say how much of their paper grid is cached."""
-    import json
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    chapters_dir = Path(__file__).resolve().parent.parent / "chapters"
-    cells: dict[str, str] = {}
-    for chapter in CHAPTER_FIGURES:
-        keys = [c.key for c in claims_of(chapter)]
-        have, need = paper_scale_cached(chapter)
-        if have < need:
-            text = "not run" if have == 0 else f"not run ({have} of {need} runs cached)"
-            cells.update({k: text for k in keys})
-            continue
-        out = Path(workdir) / f"{chapter}.paper.ipynb"
-        # In a child process, so that its kernel's log lines do not land in the page that shows the table.
-        done = subprocess.run([sys.executable, "-m", "emergence_lib", "execute", str(chapters_dir / f"{chapter}.ipynb"),
-                               str(out), "-p", "scale", "paper"], capture_output=True, text=True)
-        if done.returncode != 0:  # a failed claim at paper scale is a result to show, not to hide
-            lines = [ln for ln in done.stderr.splitlines() if "Error" in ln] or done.stderr.splitlines() or ["failed"]
-            cells.update({k: f"fails at paper scale: {lines[-1][:120]}" for k in keys})
-            continue
-        recorded = recorded_claims(json.loads(out.read_text()))
-        for k in keys:
-            c = REGISTRY[k]
-            ours, status = recorded.get(c.glue_key("ours")), recorded.get(c.glue_key("status"))
-            cells[k] = f"{ours} ({status})" if ours is not None else "not recorded"
-    return cells
-
-
-def glue_paper_scale_column(workdir: str) -> dict[str, str]:
-    """Glue every claim's paper-scale cell (``claim.<key>.paper``) for `landing_table`; returns them."""
-    from .report import glue_text
-
-    cells = paper_scale_column(workdir)
-    for c in CLAIMS:
-        glue_text(c.glue_key("paper"), cells.get(c.key, "not run"))
-    return cells
-
-
-def verdict_summary() -> str:
-    """The landing page's first lines: counts of the verdicts the book build reaches, per group, as MyST markdown.
-
-    A pinned claim's status at the laptop scale *is* its expected one whenever the book builds (`record` fails the
-    build otherwise), so pinned claims are counted from the registry; claims judged on Table 1's settings pin nothing
-    and are judged as their runs arrive, so they are pointed to, not counted."""
-    def counts(group: list[Claim], differ: str = "differ") -> str:
-        n = {k: sum(1 for c in group if c.expected == k) for k in ("reproduced", "agrees", "differs", "inconclusive")}
-        parts = [f"**{n['reproduced'] + n['agrees']} hold**", f"**{n['differs']} {differ}**"]
-        if n["inconclusive"]:
-            parts.append(f"**{n['inconclusive']} inconclusive**")
-        return ", ".join(parts)
-
-    judged = [c for c in CLAIMS if c.chapter is not None and c.expected is not None]
-    paper = [c for c in judged if not c.figure.startswith("B")]
-    ours = [c for c in judged if c.figure.startswith(("B1", "B2"))]
-    follow = [c for c in judged if c.figure.startswith("B3")]
-    table1_claims = [c for c in CLAIMS if c.scale == "paper_cpu"]
-    return "\n".join([
-        f"* **The paper's claims, on our laptop grid:** {len(paper)} judged: {counts(paper)}.",
-        f"* **Beyond the paper** (its proposals, and predictions): {len(ours)} findings: {counts(ours, 'do not hold')}.",
-        f"* **A 2026 follow-up's claims, tested here:** {len(follow)}: {counts(follow, 'do not hold')}.",
-        f"* **The paper's own model (Table 1) at the cheap end of its grid:** {len(table1_claims)} claims registered "
-        "before their runs, judged as the runs arrive (Figure 3's rows of the table, and {doc}`chapters/03_transformer`).",
-    ])
-
-
-REGISTERED_TEXT = {"before its data": "before its runs", "with its data": "with its runs",
-                   "after its data": "after its runs (pinned)", "not yet committed": "not yet committed"}
-
-
-def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb", registration: "pd.DataFrame | None" = None) -> str:
-    """The landing table, in figure order (1 → 17), as MyST markdown.
-
-    The ``ours`` and ``status`` cells paste what the chapters glued when the book executed them (from ``data/`` at
-    cpu scale): `record` is the only writer of those values. The paper-scale cells paste what
-    `glue_paper_scale_column` glued on the page ``paper_doc``. ``from_doc`` is the path from the page that shows
-    the table to the book's root ("" for the root page, "../" for a page under chapters/)."""
-    when = dict(zip(registration["claim"], registration["registration"])) if registration is not None else {}
-    rows = ["| Fig. | Claim | Paper (reproduced if) | Ours, cpu | Status | Ours, paper scale | Registered | Chapter |",
-            "|---|---|---|---|---|---|---|---|"]
-    for c in sorted(CLAIMS, key=lambda c: (c.figure_number, CLAIMS.index(c))):
-        paper_scale = f"{{glue:text}}`{paper_doc}::{c.glue_key('paper')}:s`"
-        twin = REGISTRY.get(f"table1.{c.key}")  # the same claim judged on Table 1's settings (paper_cpu)
-        if twin is not None:
-            paper_scale = _paper_cpu_cell(twin)
-        if c.chapter is None:
-            ours, status, where = "—", MARK["not run"], "—"
-        else:
-            doc = f"/chapters/{c.chapter}.ipynb"
-            ours = f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s`"
-            status = f"{{glue:text}}`{doc}::{c.glue_key('status')}:s`"
-            where = f"{{doc}}`{CHAPTER_LABELS[c.chapter]} <{from_doc}chapters/{c.chapter}>`"
-            if c.scale == "paper_cpu":  # judged on Table 1's settings: its number belongs in the paper-scale column
-                ours, status, paper_scale = "—", "—", _paper_cpu_cell(c)
-        tol = f" ({c.tolerance.describe().replace(' of the paper' + chr(39) + 's', '')})" if c.tolerance else ""
-        registered = REGISTERED_TEXT.get(when.get(c.key, ""), when.get(c.key, "—")) if c.chapter else "—"
-        rows.append(f"| {c.figure} | {_md(c.claim)} | {_md(c.paper)}{tol} | {ours} | {status} | {paper_scale} | {registered} "
-                    f"| {where} |")
-    return "\n".join(rows)
-
-
-RESULT_BOX_OPEN = 4  # verdicts a chapter's result box shows before "N more verdicts"
-
-
-def result_box(chapter: str) -> str:
-    """The box at the top of a chapter (MyST markdown): each claim it judges, its verdict and our number, pasted from
-    what the chapter's own `record` calls glue further down the page. Claims on Table 1's settings (paper_cpu) are
-    summed up in one line that points to their section."""
-    doc = f"/chapters/{chapter}.ipynb"
-    mine = claims_of(chapter)
-    if not mine:
-        raise ConfigError(f"no claim of the registry belongs to chapter {chapter!r}")
-    lines = ["::::{admonition} What this chapter finds", ":class: tip", ""]
-    shown = [c for c in mine if c.scale != "paper_cpu"]
-
-    def bullet(c: Claim) -> str:
-        return (f"- {{glue:text}}`{doc}::{c.glue_key('status')}:s` {c.claim}: ours "
-                f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s`, the paper {c.paper}.")
-
-    # The first few verdicts open, the rest one click away: on a phone a long box would push the chapter's main
-    # figure past its first two screens.
-    lines += [bullet(c) for c in shown[:RESULT_BOX_OPEN]]
-    if len(shown) > RESULT_BOX_OPEN:
-        lines += ["", f":::{{dropdown}} {len(shown) - RESULT_BOX_OPEN} more verdicts", ""]
-        lines += [bullet(c) for c in shown[RESULT_BOX_OPEN:]]
-        lines += [":::", ""]
-    table1_claims = [c for c in mine if c.scale == "paper_cpu"]
-    if table1_claims:
-        lines.append(f"- On Table 1's own settings, {len(table1_claims)} more claims are judged point by point in the "
-                     "section on the paper's settings below, as far as their runs are stored.")
-    lines += ["", "Each verdict comes from the registry's rule ({doc}`methods`); the table at each section's end gives the rule.",
-              "::::"]
-    return "\n".join(lines)
-
-
-def _paper_cpu_cell(c: Claim) -> str:
-    """A paper-scale cell from Table 1's settings (paper_cpu): ours, the verdict, and how much of the paper's grid."""
-    doc = f"/chapters/{c.chapter}.ipynb"
-    return (f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s` {{glue:text}}`{doc}::{c.glue_key('status')}:s` "
-            f"(Table 1's settings on {{glue:text}}`{doc}::t1_coverage:s`)")
-
 
 def _md(text: str) -> str:
     """Table-cell text: pipes escaped (claims may hold MyST maths, $…$, which renders)."""
     return text.replace("|", "\\|")
 
 
-def differences_table(from_doc: str = "") -> str:
-    """The claims expected to differ at cpu scale, with why (MyST markdown)."""
-    rows = ["| Fig. | Claim | Paper | Ours (cpu) | Why | Where |", "|---|---|---|---|---|---|"]
-    for c in sorted(CLAIMS, key=lambda c: (c.figure_number, CLAIMS.index(c))):
-        if c.expected not in ("differs", "inconclusive") or c.chapter is None:
-            continue
-        ours = f"{{glue:text}}`/chapters/{c.chapter}.ipynb::{c.glue_key('ours')}:s`"
-        where = f"{{doc}}`{CHAPTER_LABELS[c.chapter]} <{from_doc}chapters/{c.chapter}>`"
-        rows.append(f"| {c.figure} | {_md(c.claim)} | {_md(c.paper)} | {ours} | {_md(c.note)} | {where} |")
-    return "\n".join(rows)
-
-
-def recorded_in_source(chapter_source: str) -> set[str]:
-    """The claim keys a chapter's code hands to `record` (read from its source: literal keys and f-string patterns)."""
-    keys = set(re.findall(r"claims\.record(?:_fit)?\(\s*\"([^\"]+)\"", chapter_source))
-    for pattern in re.findall(r"claims\.record(?:_fit)?\(\s*f\"([^\"]+)\"", chapter_source):
-        rx = re.compile("^" + re.sub(r"\\\{[^}]*\\\}", "[^.]+", re.escape(pattern)) + "$")
-        keys |= {k for k in REGISTRY if rx.match(k)}
-    return keys
-
-
-def panel_sources(chapter_source: str) -> str:
-    """The source of every `panels` function a chapter calls (``from emergence_lib.panels import M as alias`` and
-    ``alias.f(...)``), read from the files with ``ast``: a chapter's claims may be recorded by the functions that
-    draw its figures."""
-    import ast
-    from pathlib import Path
-
-    folder = Path(__file__).resolve().parent / "panels"
-    out = []
-    for module, alias in re.findall(r"from emergence_lib\.panels import (\w+) as (\w+)", chapter_source):
-        text = (folder / f"{module}.py").read_text()
-        called = set(re.findall(rf"\b{alias}\.(\w+)\(", chapter_source))
-        out += [ast.get_source_segment(text, node) or "" for node in ast.parse(text).body
-                if isinstance(node, ast.FunctionDef) and node.name in called]
-    return "\n".join(out)
-
-
-def registry_coverage(chapters_dir: str | None = None) -> list[tuple[str, list[str], list[str]]]:
-    """Per chapter: (chapter, claims registered for it but not recorded, claims recorded but registered elsewhere)."""
-    import json
-    from pathlib import Path
-
-    folder = Path(chapters_dir) if chapters_dir else Path(__file__).resolve().parent.parent / "chapters"
-    out = []
-    for chapter in CHAPTER_FIGURES:
-        nb = json.loads((folder / f"{chapter}.ipynb").read_text())
-        source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
-        recorded = recorded_in_source(source + "\n" + panel_sources(source))
-        registered = {c.key for c in claims_of(chapter)}
-        out.append((chapter, sorted(registered - recorded), sorted(recorded - registered)))
-    return out

@@ -113,8 +113,9 @@ def prepare(chapter: str | Path, out: str | Path, **parameters: Any) -> Path:
     return out
 
 
-def execute(chapter: str | Path, out: str | Path, **parameters: Any) -> Path:
-    """Run ``chapter`` with ``parameters`` (e.g. scale="paper") into the notebook ``out``.
+def execute(chapter: str | Path, out: str | Path, quiet: bool = False, **parameters: Any) -> Path:
+    """Run ``chapter`` with ``parameters`` (e.g. scale="paper") into the notebook ``out``; ``quiet``: no progress bar
+    (for a caller that is itself a page: the landing page's paper-scale column).
 
     The kernel's working directory is the chapter's folder, as in the book build.
     """
@@ -122,7 +123,8 @@ def execute(chapter: str | Path, out: str | Path, **parameters: Any) -> Path:
     _check(chapter, parameters)
     _check_out(chapter, out)
     papermill.execute_notebook(
-        str(chapter), str(out), parameters=parameters, cwd=str(chapter.resolve().parent), kernel_name="python3"
+        str(chapter), str(out), parameters=parameters, cwd=str(chapter.resolve().parent), kernel_name="python3",
+        progress_bar=not quiet,
     )
     return out
 

@@ -227,7 +227,7 @@ def _forest_label(key: str, figure: str) -> str:
 
 def forest_plot(table: pd.DataFrame) -> plt.Figure:
     """Every interval claim as a row: our distance from the paper's value (0) with its 95% interval, coloured by the
-    verdict; squares are ratios (log units), circles values (exponents, differences). ``table``: `claims.forest_table`.
+    verdict; squares are ratios (log units), circles values (exponents, differences). ``table``: `scorecard.forest_table`.
     Sized to be shown at about its native width in the book's column (its text stays legible)."""
     n = len(table)
     fig, ax = plt.subplots(figsize=(7.2, 0.24 * n + 1.9))

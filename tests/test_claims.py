@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from emergence_lib import claims, plotting
+import claims_coverage
+from emergence_lib import claims, plotting, scorecard
 from emergence_lib.claims import CLAIMS, ClaimMismatch, Tolerance, record
 from emergence_lib.configs import ConfigError
 from emergence_lib.report import format_value, table_html
@@ -57,7 +58,7 @@ def test_the_registry_is_consistent():
             assert c.expected == "not run" and c.tolerance is None, c.key
             continue
         assert (CHAPTERS / f"{c.chapter}.ipynb").exists(), c.key
-        assert c.chapter in claims.CHAPTER_FIGURES and c.chapter in claims.CHAPTER_LABELS, c.key
+        assert c.chapter in claims.CHAPTER_FIGURES and c.chapter in scorecard.CHAPTER_LABELS, c.key
         if isinstance(c.tolerance, claims.IntervalRule):
             assert (c.tolerance.above is None) == (c.paper_value is not None), f"{c.key}: a value claim needs the value"
         elif c.tolerance.absolute is not None or c.tolerance.relative is not None:
@@ -72,26 +73,26 @@ def test_the_registry_is_consistent():
 
 
 def test_every_chapter_records_exactly_its_registered_claims():
-    for chapter, missing, extra in claims.registry_coverage(str(CHAPTERS)):
+    for chapter, missing, extra in claims_coverage.registry_coverage(str(CHAPTERS)):
         assert not missing and not extra, (chapter, missing, extra)
 
 
 def test_coverage_sees_a_claim_a_chapter_forgot():
     source = 'claims.record("figure1.d_exponent", x, scale)\n'
-    assert claims.recorded_in_source(source) == {"figure1.d_exponent"}
-    assert claims.recorded_in_source('claims.record(f"figure3.{k}_exponent", v, scale)') == {
+    assert claims_coverage.recorded_in_source(source) == {"figure1.d_exponent"}
+    assert claims_coverage.recorded_in_source('claims.record(f"figure3.{k}_exponent", v, scale)') == {
         "figure3.d_exponent", "figure3.T_exponent", "figure3.B_exponent"}
 
 
 def test_coverage_follows_a_chapter_into_the_panel_functions_it_calls():
     chapter = "from emergence_lib.panels import recall as panels\nf4 = panels.figure4(res4, grid, scale)\n"
-    assert {"figure4.pairs_exponent", "figure4.tokens_exponent"} <= claims.recorded_in_source(claims.panel_sources(chapter))
-    assert claims.panel_sources(chapter.replace("figure4(", "figure5(")).count("def ") == 1  # only the functions called
-    assert claims.panel_sources("f4 = figure4(res4)") == ""  # no panels import: nothing to follow
+    assert {"figure4.pairs_exponent", "figure4.tokens_exponent"} <= claims_coverage.recorded_in_source(claims_coverage.panel_sources(chapter))
+    assert claims_coverage.panel_sources(chapter.replace("figure4(", "figure5(")).count("def ") == 1  # only the functions called
+    assert claims_coverage.panel_sources("f4 = figure4(res4)") == ""  # no panels import: nothing to follow
 
 
 def test_landing_table_lists_every_claim_in_figure_order():
-    text = claims.landing_table(from_doc="../")
+    text = scorecard.landing_table(from_doc="../")
     rows = [r for r in text.splitlines() if r.startswith("| ") and not r.startswith("| Fig.")]
     assert len(rows) == len(CLAIMS)
     numbers = [(100 if m.group(1) else 0) + int(m.group(2)) for m in (re.match(r"\| (B?)(\d+)", r) for r in rows)]
@@ -108,7 +109,7 @@ def test_recorded_claims_are_read_back_from_an_executed_notebook():
     other = {"output_type": "display_data", "metadata": {"scrapbook": {"name": "fig1_d"}},
              "data": {"application/papermill.record/text/plain": "'0.49'"}}
     nb = {"cells": [{"cell_type": "code", "outputs": [out, other]}]}
-    assert claims.recorded_claims(nb) == {"claim.figure1.d_exponent.ours": "0.49"}
+    assert scorecard.recorded_claims(nb) == {"claim.figure1.d_exponent.ours": "0.49"}
 
 
 def test_table_cells_are_rounded_and_missing_values_are_dashes():
@@ -133,7 +134,7 @@ def test_every_band_claim_says_why_it_is_not_an_interval():
     missing = [c.key for c in CLAIMS if isinstance(c.tolerance, claims.Tolerance) and not claims.band_why(c)]
     assert not missing, f"claims judged by a hand-set band without a reason in claims.BAND_WHY: {missing}"
     assert claims.band_why(claims.claim("figure13.heads_exponent")) is None, "an interval claim needs no band reason"
-    t = claims.band_table()
+    t = scorecard.band_table()
     assert len(t) == sum(isinstance(c.tolerance, claims.Tolerance) for c in CLAIMS) and t["why a band"].notna().all()
 
 
@@ -142,33 +143,33 @@ def test_forest_table_reads_what_record_logged_and_measures_from_the_paper(tmp_p
 
     matplotlib.use("Agg")
     monkeypatch.setenv(claims.CLAIMS_LOG_ENV, str(tmp_path))
-    assert claims.forest_table().empty, "an empty log gives an empty table"
+    assert scorecard.forest_table().empty, "an empty log gives an empty table"
     key_exp, key_dir = "table1.figure3.d_exponent", "table1.figure3.cross_sample_speedup"
     paper_d = claims.claim(key_exp).paper_value
     record(key_exp, paper_d + 0.1, "cpu", interval=(paper_d - 0.05, paper_d + 0.25))
     record(key_dir, 2.0, "cpu", interval=(1.5, 4.0))
     record("table1.figure3.T_exponent", 0.8, "smoke", interval=(0.7, 0.9))  # smoke is never logged
     record(key_exp, paper_d + 5, "paper", interval=(paper_d + 4, paper_d + 6))  # another scale: its own file
-    t = claims.forest_table().set_index("key")
+    t = scorecard.forest_table().set_index("key")
     assert list(t.index) == [key_exp, key_dir]
     assert t.loc[key_exp, "distance"] == pytest.approx(0.1) and t.loc[key_exp, "low"] == pytest.approx(-0.05)
     assert t.loc[key_exp, "status"] == "agrees" and t.loc[key_exp, "units"] == "value"
     # A direction claim on a log scale: the distance from its threshold (1) in log units.
     assert t.loc[key_dir, "distance"] == pytest.approx(math.log(2.0)) and t.loc[key_dir, "low"] == pytest.approx(math.log(1.5))
     assert t.loc[key_dir, "status"] == "agrees" and t.loc[key_dir, "units"] == "log ratio"
-    assert claims.forest_table(scale="paper").set_index("key").loc[key_exp, "distance"] == pytest.approx(5.0)
-    fig = plotting.forest_plot(claims.forest_table())
+    assert scorecard.forest_table(scale="paper").set_index("key").loc[key_exp, "distance"] == pytest.approx(5.0)
+    fig = plotting.forest_plot(scorecard.forest_table())
     assert len(fig.axes[0].get_yticklabels()) == 2
 
 
 def test_a_result_box_names_every_verdict_and_folds_all_but_the_first_few():
     for chapter in {c.chapter for c in CLAIMS if c.chapter}:
-        box = claims.result_box(chapter)
+        box = scorecard.result_box(chapter)
         mine = [c for c in CLAIMS if c.chapter == chapter and c.scale != "paper_cpu"]
         for c in mine:
             assert c.glue_key("status") in box and c.glue_key("ours") in box, (chapter, c.key)
         folded = box.split(":::{dropdown}")[1] if ":::{dropdown}" in box else ""
-        assert (len(mine) > claims.RESULT_BOX_OPEN) == bool(folded), chapter
+        assert (len(mine) > scorecard.RESULT_BOX_OPEN) == bool(folded), chapter
         if folded:
-            assert sum(c.glue_key("status") in folded for c in mine) == len(mine) - claims.RESULT_BOX_OPEN
+            assert sum(c.glue_key("status") in folded for c in mine) == len(mine) - scorecard.RESULT_BOX_OPEN
         assert box.startswith("::::{admonition}") and box.rstrip().endswith("::::")
