@@ -20,11 +20,12 @@ import os
 import tempfile
 import time
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+
+from .results import RunResult
 
 # Bump when the content or meaning of stored results changes: older files then
 # no longer match any key and are recomputed, never reused.
@@ -35,14 +36,6 @@ OnCorrupt = Literal["raise", "recompute"]
 
 class CacheError(RuntimeError):
     """A cache file exists but cannot be used (unreadable, truncated, or inconsistent)."""
-
-
-@dataclass
-class RunResult:
-    """What one run produces: a summary (one table row) and a curve (columns of equal length)."""
-
-    summary: dict[str, Any]
-    curve: dict[str, np.ndarray]
 
 
 def default_data_dir() -> Path:

@@ -40,7 +40,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, cast
 
-from .cache import CacheError, ResultCache, RunResult, differences, kind_version, reproduce_rtol, run_key
+from .cache import CacheError, ResultCache, differences, kind_version, reproduce_rtol, run_key
+from .results import RunResult
 from .configs import RUN_CONFIGS, SCALES, ConfigError, Scale, check_scale
 from .devices import resolve_device
 from .estimate import Estimate, estimate

@@ -26,7 +26,7 @@ from typing import Any, Iterator, Sequence
 
 import torch
 
-from .cache import RunResult
+from .results import RunResult
 from .configs import ConfigError
 from .runs import runner_for
 

@@ -22,7 +22,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .cache import RESULTS_FORMAT_VERSION, CacheError, ResultCache, RunResult, content_checksum, run_key
+from .cache import RESULTS_FORMAT_VERSION, CacheError, ResultCache, content_checksum, run_key
+from .results import RunResult
 from .configs import TransformerRecallConfig, config_from_stored
 
 

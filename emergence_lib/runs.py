@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence, cast
 
 import numpy as np
 
-from .cache import RunResult
+from .results import RunResult
 from .configs import ToyFlowConfig, ToyFullGDConfig, ToySGDConfig, TransformerRecallConfig, TransformerRegressionConfig
 from .metrics import plateau_length, reached
 from .toy import ReducedTrajectory, reduced_flow, refined_plateau_length

@@ -24,7 +24,8 @@ import pandas as pd
 from tqdm import tqdm
 
 from . import __version__, attention
-from .cache import ResultCache, RunResult, config_dict, machine_fingerprint, run_key
+from .cache import ResultCache, config_dict, machine_fingerprint, run_key
+from .results import RunResult
 from .devices import resolve_device
 from .locks import Refresher, claim, describe, lock_path, refresh, release
 from .metrics import first_crossing

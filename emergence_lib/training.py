@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 
 from . import attention
-from .cache import RunResult
+from .results import RunResult
 from .configs import Architecture, RecallTask, RegressionTask, TransformerRecallConfig, TransformerRegressionConfig, fields_of
 from .devices import resolve_device
 from .metrics import NOT_REACHED, first_crossing, plateau_length

@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 import torch
 
-from emergence_lib.cache import REPRODUCE_RTOL, ResultCache, RunResult, differences, reproduce_rtol, run_key
+from emergence_lib.cache import REPRODUCE_RTOL, ResultCache, differences, reproduce_rtol, run_key
+from emergence_lib.results import RunResult
 from emergence_lib.configs import config_from_stored
 from emergence_lib.runs import runner_for
 

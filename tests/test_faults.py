@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from emergence_lib.cache import ResultCache, RunResult
+from emergence_lib.cache import ResultCache
+from emergence_lib.results import RunResult
 from emergence_lib.cli import main as cli
 from emergence_lib.configs import ToyFullGDConfig
 

@@ -13,7 +13,8 @@ import time
 import pytest
 
 from emergence_lib import runs
-from emergence_lib.cache import ResultCache, RunResult
+from emergence_lib.cache import ResultCache
+from emergence_lib.results import RunResult
 from emergence_lib.configs import ToyFlowConfig
 from emergence_lib.locks import claim, is_stale, lock_path, release
 from emergence_lib.sweep import run_sweep

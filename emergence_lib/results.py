@@ -1,0 +1,17 @@
+"""What one run produces, whatever computed it and wherever it is stored (`cache` stores it, `runs` and `training`
+make it, `sweep` gathers it into tables)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass
+class RunResult:
+    """What one run produces: a summary (one table row) and a curve (columns of equal length)."""
+
+    summary: dict[str, Any]
+    curve: dict[str, np.ndarray]
