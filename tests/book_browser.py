@@ -278,14 +278,16 @@ def full_page_screenshot(driver: "object", path: Path) -> Path:
 
 
 def inspect_book(html: Path, screenshot_dir: Path | None = None, expand_code: bool = False, width: int = 1280,
-                 height: int = 900) -> list[PageReport]:
-    """Load every page of the built book in headless Chromium, ``width`` × ``height`` px (a laptop; 390 × 844: a
-    phone), and report what a reader would see."""
+                 height: int = 900, pages: list[str] | None = None) -> list[PageReport]:
+    """Load every page of the built book (or only ``pages``) in headless Chromium, ``width`` × ``height`` px (a
+    laptop; 390 × 844: a phone), and report what a reader would see."""
     if not (html / "index.html").exists():
         raise FileNotFoundError(f"{html} holds no built book (run make book first)")
     reports = []
     with serve(html) as url, chromium(width, height) as driver:
         for page in book_pages(html):
+            if pages is not None and str(page) not in pages:
+                continue
             reports.append(inspect_page(driver, url, str(page), screenshot_dir, expand_code))
             time.sleep(0.05)
     return reports

@@ -51,18 +51,18 @@ def reports():
     return {r.page: r for r in found}
 
 
-@pytest.fixture(scope="module")
-def phone_reports():
-    """The same pages on a phone's screen, 390 × 844 px (no screenshots)."""
-    if not (HTML / "index.html").exists():
-        pytest.fail(f"no built book in {HTML}: run `make book` first", pytrace=False)
-    return {r.page: r for r in inspect_book(HTML, None, width=390, height=844)}
-
-
 CHAPTERS_WITH_RESULTS = [f"chapters/{c}.html" for c in (
     "01_toy_model", "02_repetition_toy", "03_transformer", "04_associative_recall", "A1_toy_theory", "A2_toy_checks",
     "A3_transformer_dynamics", "A4_transformer_ablations", "A5_recall_mechanism", "B1_steering", "B2_prediction",
     "B3_followup")]
+
+
+@pytest.fixture(scope="module")
+def phone_reports():
+    """The landing page and the chapters on a phone's screen, 390 × 844 px (no screenshots)."""
+    if not (HTML / "index.html").exists():
+        pytest.fail(f"no built book in {HTML}: run `make book` first", pytrace=False)
+    return {r.page: r for r in inspect_book(HTML, None, width=390, height=844, pages=["intro.html", *CHAPTERS_WITH_RESULTS])}
 
 
 @pytest.mark.parametrize("screen", ["laptop", "phone"])
