@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -404,7 +405,7 @@ def figure17_placement(res17: Results, scale: str) -> SimpleNamespace:
     emerged = table[np.isfinite(table["emergence_step"])].copy()
     emerged["set-up"] = [SETUP_NAMES.get(k, f"{k[0]}, {k[1]}") for k in zip(emerged["layer_norm"], emerged["embedding"])]
     n_layers = int(max(table["copy_layer"].max(), table["select_layer"].max(), 4))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for setup in order:
         g = emerged[emerged["set-up"] == setup]
         for pattern, col in (("copying", "copy_layer"), ("selection", "select_layer")):
@@ -412,9 +413,16 @@ def figure17_placement(res17: Results, scale: str) -> SimpleNamespace:
             rows.append({"set-up": setup, "pattern": pattern, "runs": len(g),
                          **{f"layer {k}": int(counts.get(k, 0)) for k in range(1, n_layers + 1)}})
     distribution = pd.DataFrame(rows)
+    for row in rows:  # glued: fig17_dist_<set-up>_<pattern>, e.g. "layer 2: 9, layer 4: 3 of 12"
+        slug = str(row["set-up"]).replace("-", "").replace(",", "").replace(" ", "_")
+        parts = [f"layer {k}: {row[f'layer {k}']}" for k in range(1, n_layers + 1) if row[f"layer {k}"]]
+        glue_text(f"fig17_dist_{slug}_{row['pattern']}", f"{', '.join(parts)} (of {row['runs']})")
     # The claims: the share of pre-LN runs (the text's reading, this book's default) in the paper's layers.
     g = emerged[(emerged["layer_norm"] == "pre") & (emerged["embedding"] == "lookup")]
     n_select4, n_copy3 = int((g["select_layer"] == 4).sum()), int((g["copy_layer"] == 3).sum())
+    top = g[g["n_pairs"] == g["n_pairs"].max()] if len(g) else g  # the largest task: where the paper's layers appear
+    glue_text("fig17_pre_top_select4", f"{int((top['select_layer'] == 4).sum())} of {len(top)}")
+    glue_number("fig17_pre_top_pairs", g["n_pairs"].max() if len(g) else 0, "d")
     glue_text("fig17_select_layer_4_share", f"{n_select4} of {len(g)}")
     glue_text("fig17_copy_layer_3_share", f"{n_copy3} of {len(g)}")
     select4, copy3 = wilson_interval(n_select4, len(g)), wilson_interval(n_copy3, len(g))
