@@ -10,7 +10,8 @@ from __future__ import annotations
 import ast
 import math
 import os
-from typing import TYPE_CHECKING
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Iterator
 
 from .cache import ResultCache
 from .claims import (CHAPTER_FIGURES, CLAIMS, CLAIMS_LOG_ENV, MARK, REGISTRY, Claim, ConfigError, IntervalRule, Tolerance, _md,
@@ -93,6 +94,28 @@ def recorded_claims(notebook: dict) -> dict[str, str]:
     return out
 
 
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Nothing on this process's stderr (file descriptor 2, which a chapter's kernel inherits, and papermill's
+    warnings): the page that builds the paper-scale column shows no other notebook's log lines."""
+    import logging
+    import sys
+
+    sys.stderr.flush()
+    saved, devnull = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    level = logging.getLogger("papermill").level
+    logging.getLogger("papermill").setLevel(logging.ERROR)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+        logging.getLogger("papermill").setLevel(level)
+
+
 def paper_scale_column(workdir: str) -> dict[str, str]:
     """Claim key → the text of the landing table's paper-scale cell.
 
@@ -118,7 +141,8 @@ def paper_scale_column(workdir: str) -> dict[str, str]:
         out = Path(workdir) / f"{chapter}.paper.ipynb"
         # The CLI's own path (`python -m emergence_lib execute`), quietly: no progress bar on the page that asks.
         try:
-            execute(chapters_dir / f"{chapter}.ipynb", out, quiet=True, scale="paper")
+            with _quiet_stderr():
+                execute(chapters_dir / f"{chapter}.ipynb", out, quiet=True, scale="paper")
         except papermill.PapermillExecutionError as exc:  # a failed claim at paper scale is a result to show
             cells.update({k: f"fails at paper scale: {exc.ename}: {str(exc.evalue)[:100]}" for k in keys})
             continue
