@@ -124,7 +124,7 @@ def test_cli_executes_a_chapter_with_parameters(tmp_path, capsys):
     out = tmp_path / "ch1.ipynb"
     assert cli(["execute", "chapters/01_toy_model.ipynb", str(out), "-p", "scale", "smoke", "-p", "T_values", "[64, 128]"]) == 0
     nb = nbformat.read(str(out), as_version=4)
-    from emergence_lib.claims import recorded_claims
+    from emergence_lib.scorecard import recorded_claims
 
     glued = {o["metadata"]["scrapbook"]["name"]: o["data"]["application/papermill.record/text/plain"]
              for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if "scrapbook" in o.get("metadata", {})}
