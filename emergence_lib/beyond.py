@@ -112,19 +112,15 @@ def training_accuracy_trigger(result: SweepResult, B: int, level: float) -> pd.D
 
 
 def constant_repetition_table(result: SweepResult, measure: str, level: float) -> pd.DataFrame:
-    """Per constant-repetition run (recall: ``measure`` "emergence step", steps to ``level`` test accuracy;
-    regression: "plateau", steps to loss ``level`` without repetition): its B, p, seed and the measure."""
-    rows = []
-    for r, g in result.per_run():
-        steps = g["step"].to_numpy()
-        if measure == "emergence step":
-            acc = g["accuracy_test"].to_numpy()
-            value, final = first_crossing(steps, acc, level, direction="up"), float(acc[-1])
-        else:
-            loss = g["loss_no_repetition"].to_numpy()
-            value, final = plateau_length(steps, loss, level), float(loss[-1])
-        rows.append({"B": int(r["B"]), "p": float(r["p"]), "seed": int(r["seed"]), measure: value, "final": final})
-    return pd.DataFrame(rows).sort_values(["B", "p", "seed"]).reset_index(drop=True)
+    """Per constant-repetition run: its B, p, seed, ``measure`` and final value, read as `recall_schedule_table`
+    (``measure`` "emergence step": steps to ``level`` test accuracy) or `regression_schedule_table` ("plateau": steps
+    to loss ``level`` without repetition) read the schedules' runs."""
+    recall = measure == "emergence step"
+    table = recall_schedule_table(result, level) if recall else regression_schedule_table(result, level)
+    runs = [r for r, _ in result.per_run()]  # the same order the table was read in
+    table["B"], table["p"] = [int(r["B"]) for r in runs], [float(r["p"]) for r in runs]
+    final = "final test accuracy" if recall else "final test loss"
+    return table[["B", "p", "seed", measure, final]].sort_values(["B", "p", "seed"]).reset_index(drop=True)
 
 
 def best_constant(constants: pd.DataFrame, measure: str) -> tuple[tuple[int, float], pd.DataFrame]:

@@ -147,15 +147,15 @@ class Steering(ScaledFigure):
             TransformerRegressionConfig(p=g.p, schedule=spec, seed=s, **base) for spec in g.schedules]]
 
     def constant_runs(self) -> dict[str, list[Any]]:
-        """Constant repetition at the schedules' budget and seeds (`ConstantRepetition`), seed by seed: the
-        baselines a schedule must beat. Runs shared with the schedules' own constant ones are stored once."""
+        """Constant repetition at the schedules' budget and seeds (`ConstantRepetition`), no repetition included,
+        seed by seed: the baselines a schedule must beat. Runs shared with the schedules' own are stored once."""
         k = self.grid.constants
         recall = [c for c in self.recall_runs() if c.schedule == "constant" and c.B == 1 and c.p == 0]
         regression = [c for c in self.regression_runs() if c.schedule == "constant" and c.p == 0]
+        changes: list[dict[str, Any]] = [{}, *({"B": B} for B in k.recall_B), *({"p": p} for p in k.recall_p)]
         return {
-            "recall_constants": [dataclasses.replace(c, **change) for c in recall
-                                 for change in [{"B": B} for B in k.recall_B] + [{"p": p} for p in k.recall_p]],
-            "regression_constants": [dataclasses.replace(c, p=p) for c in regression for p in k.regression_p],
+            "recall_constants": [dataclasses.replace(c, **change) for c in recall for change in changes],
+            "regression_constants": [dataclasses.replace(c, p=p) for c in regression for p in (0.0, *k.regression_p)],
         }
 
     def sweeps(self) -> dict[str, list[Any]]:

@@ -187,14 +187,7 @@ def comparisons(results: Results, r: SimpleNamespace, g: SimpleNamespace, scale:
     level, steer = figures.RECALL_GRIDS[scale].threshold, figures.STEERING_GRIDS[scale]
     rc, rg = r.rc, g.rg
     rc_const = beyond.constant_repetition_table(results["recall_constants"], "emergence step", level)
-    rc_const = pd.concat([rc_const, rc[rc["schedule"] == "no repetition"].assign(B=1, p=0.0)[rc_const.columns.drop("final")]
-                          .assign(final=rc[rc["schedule"] == "no repetition"]["final test accuracy"])], ignore_index=True)
-    rc_const = rc_const.drop_duplicates(["B", "p", "seed"])
     rg_const = beyond.constant_repetition_table(results["regression_constants"], "plateau", 0.4)
-    no_rep_rg = rg[rg["schedule"] == "no repetition"]
-    rg_const = pd.concat([rg_const, pd.DataFrame({"B": 1, "p": 0.0, "seed": no_rep_rg["seed"], "plateau": no_rep_rg["plateau"],
-                                                  "final": no_rep_rg["final test loss"]})], ignore_index=True)
-    rg_const = rg_const.drop_duplicates(["B", "p", "seed"])
     (rc_B, rc_p), rc_best = beyond.best_constant(rc_const, "emergence step")
     (_, rg_p), rg_best = beyond.best_constant(rg_const, "plateau")
 
@@ -218,7 +211,6 @@ def comparisons(results: Results, r: SimpleNamespace, g: SimpleNamespace, scale:
     best_rg = "no repetition" if rg_p == 0 else f"p = {rg_p:g}"
     glue_text("cmp_rc_best", "no repetition" if (rc_B, rc_p) == (1, 0.0) else best_rc)
     glue_text("cmp_rg_best", best_rg)
-    rc_best = rc_best.rename(columns={"final": "final test accuracy"})
     glue_number("cmp_rc_best_steps", rc_best["emergence step"].mean(), ",.0f")
     glue_number("cmp_rc_best_final", rc_best["final test accuracy"].mean(), ".3f")
     glue_number("cmp_rg_best_plateau", rg_best["plateau"].mean(), ",.0f")

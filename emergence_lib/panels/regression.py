@@ -134,15 +134,11 @@ def figure11(res11: Results, scale: str) -> SimpleNamespace:
     curves = res11["curves"].curves
     ds = sorted(curves["d"].unique())
     fig, axes = plt.subplots(1, len(ds), figsize=(4.2 * len(ds), 4), squeeze=False, sharey=True)
-    rows = []
     for ax, d in zip(axes[0], ds):
         sub = curves[curves["d"] == d]
         colors = plotting.hue_colors(sub["seed"])
         for seed, g in sub.groupby("seed"):
             ax.plot(g["step"], g["loss_no_repetition"], color=colors[seed], label=f"seed {seed}")
-            t01 = first_crossing(g["step"], g["loss_no_repetition"], 0.1, log=True)
-            t04 = first_crossing(g["step"], g["loss_no_repetition"], 0.4, log=True)
-            rows.append({"d": d, "seed": seed, "steps to 0.4": t04, "steps to 0.1": t01, "drop / plateau": (t01 - t04) / t01})
         ax.set(yscale="log", xlabel="step", title=f"$d$ = {d}")
         ax.axhline(0.1, color="0.5", ls=":", lw=1)
     axes[0, 0].set_ylabel("held-out loss")
@@ -150,7 +146,7 @@ def figure11(res11: Results, scale: str) -> SimpleNamespace:
     plotting.label_panels(axes[0])
     fig.tight_layout()
     glue_figure("fig11", fig)
-    sharp = pd.DataFrame(rows)
+    sharp = _sharpness_rows(curves)
     glue_number("fig11_T", curves["T"].iloc[0], "d")
     glue_number("fig11_drop", 100 * sharp["drop / plateau"].median(), ".0f")
     glue_number("fig11_seeds", sharp["seed"].nunique(), "d")
@@ -359,9 +355,8 @@ def _sharpness_rows(curves: pd.DataFrame) -> pd.DataFrame:
     for (d, seed), g in curves.groupby(["d", "seed"]):
         t01 = first_crossing(g["step"], g["loss_no_repetition"], 0.1, log=True)
         t04 = first_crossing(g["step"], g["loss_no_repetition"], 0.4, log=True)
-        rows.append({"T": int(g["T"].iloc[0]), "d": d, "seed": seed, "steps to 0.4": t04, "steps to 0.1": t01,
-                     "drop / plateau": (t01 - t04) / t01})
-    return pd.DataFrame(rows, columns=["T", "d", "seed", "steps to 0.4", "steps to 0.1", "drop / plateau"])
+        rows.append({"d": d, "seed": seed, "steps to 0.4": t04, "steps to 0.1": t01, "drop / plateau": (t01 - t04) / t01})
+    return pd.DataFrame(rows, columns=["d", "seed", "steps to 0.4", "steps to 0.1", "drop / plateau"])
 
 
 def table1_dynamics(scale: str, res11_cpu: Results) -> SimpleNamespace:
@@ -398,7 +393,7 @@ def table1_dynamics(scale: str, res11_cpu: Results) -> SimpleNamespace:
     ax.set(yscale="log", xlim=(0, 2), xlabel="step / steps to 0.1", ylabel="held-out loss",
            title="Figure 11: every seed's drop")
     ax.legend(fontsize=9, loc="lower left")
-    sharp = _sharpness_rows(ours) if have11 == need11 else _sharpness_rows(ours.iloc[:0])
+    sharp = _sharpness_rows(ours if have11 == need11 else ours.iloc[:0])
     if have11 == need11 and len(sharp):
         checked.append(claims.record("table1.figure11.sharpness", sharp["drop / plateau"].median(), scale))
         glue_number("t1_sharp", 100 * sharp["drop / plateau"].median(), ".0f")
