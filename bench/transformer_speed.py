@@ -17,7 +17,7 @@ import time
 
 import torch
 
-from emergence_lib.figures import TRANSFORMER_GRIDS
+from emergence_lib.experiments import TRANSFORMER_GRIDS
 from emergence_lib.tasks import SingleLocationRegression, sample_ensemble
 from emergence_lib.training import _mse
 from emergence_lib.transformer import EnsembleTransformer, TransformerConfig

@@ -19,15 +19,15 @@ Modules, one concern each:
   executors    where a sweep's chunks run: serial, a local process pool, or Dask
   cli          the command line: python -m emergence_lib run | status | clear | verify | prune | migrate | execute | prepare
   notebooks    chapters with parameters, through papermill
-  figures      one config per figure (scale → runs), a module per chapter group; the paper's numbers
-  tables       readers of sweep results: the tables the chapters show
-  panels       what each chapter shows: its figures, tables and glued numbers (a module per chapter group)
+  experiments  one folder per experiment (toy, toy_appendix, regression, recall, ablations, steering, prediction,
+               followup), each with runs.py (grids → run configs), read.py (tables from results) and show.py
+               (the chapter's figures, glued numbers and claims); `experiments.figures()` maps names to configs
+  paper        every number the paper reports (labelled reference values)
   plotting     the book's style and standard panels
-  claims       the registry of the paper's claims: value, tolerance, expected status; the landing table
+  claims       the registry of the paper's claims and how each is judged
+  scorecard    the landing page's tables: every claim's verdict at each scale, the differences from the paper
   report       what a chapter shows: titled tables, glued figures and numbers
   schedules    data-diversity schedules: how much repetition is on at each step (constant, step, triggered, annealed)
-  beyond       beyond the paper (1): the schedules' tables
-  prediction   beyond the paper (2): predict_emergence, the early warning, the held-out runs
 """
 
 __version__ = "0.1.0"

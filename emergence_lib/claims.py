@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .configs import ConfigError, Scale, check_scale
-from . import table1
+from .experiments.regression import runs as regression  # the paper_cpu points and the paper's law
 from .paper import PAPER
 
 Status = Literal["reproduced", "agrees", "differs", "inconclusive", "not run"]
@@ -131,7 +131,7 @@ class Claim:
     expected: Status | None
     fmt: str = ".2f"
     note: str = ""  # why it differs, where it does
-    scale: Scale = "cpu"  # the scale whose runs the chapter judges it on (paper_cpu: Table 1's settings, `table1`)
+    scale: Scale = "cpu"  # the scale whose runs the chapter judges it on (paper_cpu: Table 1's settings, `experiments.regression`)
 
     @property
     def figure_number(self) -> int:
@@ -161,17 +161,17 @@ A = Tolerance  # short for the table below
 
 
 def _table1_claims() -> tuple[Claim, ...]:
-    """Figure 3 on Table 1's own model at the cheap end of the paper's grid (`table1`, scale paper_cpu): each point
+    """Figure 3 on Table 1's own model at the cheap end of the paper's grid (`experiments.regression`, scale paper_cpu): each point
     against the paper's law, the exponents fitted on the subset, and cross-sample repetition's direction, registered
     before their runs existed (expected None: nothing pinned); and Figures 11-12's rules on the same runs (pinned)."""
-    sd = table1.law_residual_sd()
-    law = table1.LAW
+    sd = regression.law_residual_sd()
+    law = regression.LAW
     out = []
-    for T, d, B in table1.our_points():
-        where = "a point of the paper's grid" if (T, d, B) in table1.paper_points() else "not in the paper's grid"
-        out.append(_c(f"table1.figure3.{table1.point_key(T, d, B)}", "3", "03_transformer",
+    for T, d, B in regression.our_points():
+        where = "a point of the paper's grid" if (T, d, B) in regression.paper_points() else "not in the paper's grid"
+        out.append(_c(f"table1.figure3.{regression.point_key(T, d, B)}", "3", "03_transformer",
                       f"Table 1's model at $(T, d, B)$ = ({T}, {d}, {B}) follows the paper's law ({where})",
-                      f"ratio 1 (law: {table1.law(T, d, B):,.0f} steps)", 1.0,
+                      f"ratio 1 (law: {regression.law(T, d, B):,.0f} steps)", 1.0,
                       "our plateau over the paper's law: geometric mean over seeds, 95% t interval",
                       IntervalRule(max_width=0.5, paper_sd=sd, log=True), expected=None, scale="paper_cpu"))
     for k, name in (("d", "$d$"), ("T", "$T$"), ("B", "$B$")):
@@ -482,7 +482,7 @@ CLAIMS: tuple[Claim, ...] = (
        "compared with this spread above)", "—", None,
        "largest CV over seeds of the two (T, d), SGD from W = 0 (the reduced flow: CV 0)", A(low=0.25), fmt=".3f",
        expected="differs", note="SGD noise alone barely moves the toy model's plateau"),
-    # ---- Figure 3 at Table 1's own settings (the paper_cpu scale, `table1`): registered before any of its runs existed
+    # ---- Figure 3 at Table 1's own settings (the paper_cpu scale, `experiments.regression`): registered before any of its runs existed
     *TABLE1_CLAIMS,
     # ---- Not computed here
     Claim("table1.paper_scale", "3", None, "Figure 3 on the paper\'s own grid (Table 1: width 256, $T$ up to 256)",
@@ -576,7 +576,7 @@ def record(key: str, ours: float, scale: str, interval: tuple[float, float] | No
     cpu/paper scale if the status is not the expected one (claims registered before their data expect none),
     and glue the number and the status for the landing table. Returns the result (for the chapter's table).
 
-    A claim of the ``paper_cpu`` scale (`table1`) is judged whenever the chapter is not at smoke scale: its runs
+    A claim of the ``paper_cpu`` scale (`experiments.regression`) is judged whenever the chapter is not at smoke scale: its runs
     are read from ``data/`` whatever grid the chapter itself runs."""
     from .report import glue_text
 

@@ -22,7 +22,7 @@
     prepare --scale S --out DIR CHAPTER ...
         write chapters with the scale injected (papermill's parameters cell), without running them
 
-FIGURE is a name from `figures.figures()` (figure1, figure2, …). Bad input
+FIGURE is a name from `experiments.figures()` (figure1, figure2, …). Bad input
 (an unknown figure or scale, an unreachable scheduler) exits with status 2 and
 one line that says what is allowed.
 """
@@ -47,7 +47,7 @@ from .devices import resolve_device
 from .estimate import Estimate, estimate
 from .executors import EXECUTORS, check_executor
 from .migrations import migrate
-from .figures import figures
+from .experiments import figures
 from .notebooks import execute, parse_value, prepare
 from .runs import runner_for
 from .sweep import run_sweep

@@ -2,7 +2,7 @@
 
 A run config holds *everything* that determines a run's result, so that its
 hash (see `cache.run_key`) is a safe cache key. Figure-level configs, which
-expand a scale into a list of run configs, live in `figures`.
+expand a scale into a list of run configs, live in `experiments`.
 """
 
 from __future__ import annotations

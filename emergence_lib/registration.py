@@ -108,7 +108,7 @@ def run_paths(chapter: str, scale: Scale) -> list[str]:
     """The stored-run paths (relative to the repository) that a claim of ``chapter`` at ``scale`` reads."""
     from .cache import ResultCache
     from .claims import CHAPTER_FIGURES
-    from .figures import figures
+    from .experiments import figures
 
     cache = ResultCache(ROOT / "data")
     out = set()

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Iterator
 from .cache import ResultCache
 from .claims import (CHAPTER_FIGURES, CLAIMS, CLAIMS_LOG_ENV, MARK, REGISTRY, Claim, ConfigError, IntervalRule, Tolerance, _md,
                      band_why, claims_of)
-from .figures import figures
+from .experiments import figures
 
 if TYPE_CHECKING:
     import pandas as pd

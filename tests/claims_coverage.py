@@ -18,18 +18,19 @@ def recorded_in_source(chapter_source: str) -> set[str]:
 
 
 def panel_sources(chapter_source: str) -> str:
-    """The source of every `panels` function a chapter calls (``from emergence_lib.panels import M as alias`` and
-    ``alias.f(...)``), read from the files with ``ast``: a chapter's claims may be recorded by the functions that
+    """The source of every `show` function a chapter calls (``from emergence_lib.experiments.G import show`` and
+    ``show.f(...)``), read from the files with ``ast``: a chapter's claims may be recorded by the functions that
     draw its figures."""
     import ast
     from pathlib import Path
 
     import emergence_lib
 
-    folder = Path(emergence_lib.__file__).resolve().parent / "panels"
+    folder = Path(emergence_lib.__file__).resolve().parent / "experiments"
     out = []
-    for module, alias in re.findall(r"from emergence_lib\.panels import (\w+) as (\w+)", chapter_source):
-        text = (folder / f"{module}.py").read_text()
+    for group, alias in re.findall(r"from emergence_lib\.experiments\.(\w+) import show(?: as (\w+))?", chapter_source):
+        alias = alias or "show"
+        text = (folder / group / "show.py").read_text()
         called = set(re.findall(rf"\b{alias}\.(\w+)\(", chapter_source))
         out += [ast.get_source_segment(text, node) or "" for node in ast.parse(text).body
                 if isinstance(node, ast.FunctionDef) and node.name in called]

@@ -5,7 +5,7 @@ import pytest
 from emergence_lib.cache import ResultCache
 from emergence_lib.cli import main as cli
 from emergence_lib.configs import ConfigError, ToyFlowConfig, check_scale
-from emergence_lib.figures import Figure1
+from emergence_lib.experiments import Figure1
 from emergence_lib.notebooks import prepare
 
 
@@ -109,7 +109,7 @@ def test_cross_sample_flow_needs_B_equal_one():
 
 
 def test_figure_grids_of_probabilities_are_checked():
-    from emergence_lib.figures import Figure2
+    from emergence_lib.experiments import Figure2
 
     with pytest.raises(ConfigError, match="p_values entry"):
         Figure2(scale="smoke", p_values=[0.0, 1.2])
@@ -126,7 +126,7 @@ def _one_line_exit_2(capsys, argv, *needles):
 
 
 def test_a_deeply_nested_result_is_named_not_a_crash(data_dir, capsys):
-    from emergence_lib.figures import Figure8
+    from emergence_lib.experiments import Figure8
 
     run = Figure8(scale="cpu").runs()[0]
     path = ResultCache(data_dir).path(run)
@@ -163,7 +163,7 @@ def test_other_bad_values_are_one_line(data_dir, capsys, monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "distributed" else real(name, *a))
     _one_line_exit_2(capsys, ["run", "figure1", "--executor", "dask"], "distributed")
     # a folder where a stored run belongs
-    from emergence_lib.figures import Figure15
+    from emergence_lib.experiments import Figure15
 
     run = Figure15(scale="cpu").runs()[0]
     ResultCache(data_dir).path(run).mkdir(parents=True)
@@ -185,8 +185,8 @@ def test_long_work_on_a_cpu_is_refused_wherever_it_starts(data_dir, monkeypatch)
     """Figure.run (what a chapter and a script call) at the paper scales on a CPU: an estimate from every shape,
     then a refusal naming how to say yes and the cheap scale; confirm_cost or confirm_long_work lets it start."""
     import emergence_lib.estimate as estimate_module
-    import emergence_lib.figures.base as base
-    from emergence_lib.figures import Figure3, confirm_long_work
+    import emergence_lib.experiments.base as base
+    from emergence_lib.experiments import Figure3, confirm_long_work
 
     monkeypatch.setattr(estimate_module, "step_seconds",
                         lambda runs, timer=None: {estimate_module.shape_of(r): 0.2 for r in runs})
@@ -222,7 +222,7 @@ def test_every_chapter_passes_its_confirm_cost_to_the_guard():
 
 def test_smoke_runs_never_go_into_data(monkeypatch):
     from emergence_lib.cache import default_data_dir
-    from emergence_lib.figures import cache_for
+    from emergence_lib.experiments import cache_for
 
     for where in (default_data_dir(), default_data_dir() / "sub"):
         monkeypatch.setenv("EMERGENCE_SMOKE_CACHE", str(where))
@@ -233,7 +233,7 @@ def test_smoke_runs_never_go_into_data(monkeypatch):
 def test_a_figure_checks_every_sweep_is_writable_before_the_first_computes(data_dir):
     """A later sweep that cannot be stored used to fail after an earlier one had been computed and stored."""
     from emergence_lib.cache import CacheError
-    from emergence_lib.figures import Figure1
+    from emergence_lib.experiments import Figure1
 
     fig = Figure1(scale="cpu")
     last = list(fig.sweeps().values())[-1][0]

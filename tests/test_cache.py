@@ -131,14 +131,14 @@ def test_default_cache_location_follows_the_environment(data_dir):
 
 
 def test_smoke_scale_writes_nothing(data_dir):
-    from emergence_lib.figures import Figure1
+    from emergence_lib.experiments import Figure1
 
     Figure1(scale="smoke").run(progress=False)
     assert not data_dir.exists()
 
 
 def test_smoke_runs_go_to_the_scratch_cache_when_one_is_named(data_dir, tmp_path, monkeypatch):
-    from emergence_lib.figures import SMOKE_CACHE_ENV, Figure1
+    from emergence_lib.experiments import SMOKE_CACHE_ENV, Figure1
 
     scratch = tmp_path / "smoke-cache"
     monkeypatch.setenv(SMOKE_CACHE_ENV, str(scratch))

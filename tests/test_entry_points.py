@@ -7,7 +7,7 @@ import numpy as np
 
 from emergence_lib.cache import ResultCache
 from emergence_lib.cli import main as cli
-from emergence_lib.figures import Figure1, figures
+from emergence_lib.experiments import Figure1, figures
 
 
 def test_figure1_smoke_runs_end_to_end():
@@ -59,7 +59,7 @@ def test_committed_cache_covers_every_cpu_run():
 
 def test_plateaus_can_be_reread_from_another_recorded_loss():
     from emergence_lib.configs import ToyFlowConfig
-    from emergence_lib.tables import plateaus_from_curves
+    from emergence_lib.experiments.toy.read import plateaus_from_curves
     from emergence_lib.sweep import run_sweep
 
     res = run_sweep([ToyFlowConfig(T=128, d=16, p=p, stop_below=0.02) for p in (0.0, 0.3)], None, progress=False)

@@ -85,7 +85,7 @@ def test_an_unwritable_store_is_found_before_any_compute(data_dir, capsys):
 
 def test_a_folder_where_a_run_file_should_be_is_found_before_any_compute(data_dir, capsys, monkeypatch):
     from emergence_lib import sweep
-    from emergence_lib.figures import Figure6
+    from emergence_lib.experiments import Figure6
 
     config = Figure6(scale="cpu").runs()[0]
     ResultCache().path(config).mkdir(parents=True)
@@ -97,7 +97,7 @@ def test_a_folder_where_a_run_file_should_be_is_found_before_any_compute(data_di
 def test_clear_keeps_runs_other_figures_need_unless_forced(data_dir, capsys):
     # Figure 15: its lr search at Figure 13's lr repeats Figure 13's 1-layer, 1-head runs, and nothing else needs the
     # rest (Figure 14's runs would not do: chapter B3 reads every one of them).
-    from emergence_lib.figures import Figure13, Figure15, figures
+    from emergence_lib.experiments import Figure13, Figure15, figures
     from emergence_lib.cache import run_key
 
     cache = ResultCache()
@@ -127,7 +127,7 @@ def test_verify_names_a_tampered_file_and_a_result_of_other_code(data_dir, capsy
     import json
 
     from emergence_lib.cache import content_checksum
-    from emergence_lib.figures import Figure6
+    from emergence_lib.experiments import Figure6
 
     assert cli(["run", "figure6", "--executor", "serial", "--device", "cpu"]) == 0
     capsys.readouterr()
@@ -213,7 +213,7 @@ def test_the_paper_scale_on_a_cpu_asks_for_yes_with_an_estimate(data_dir, capsys
     assert len(err.splitlines()) == 1 and "CPU-hours" in err and "transformer_regression runs" in err and "--yes" in err
     assert "paper_cpu" in err, "the refusal names the cheap scale"
     from emergence_lib.estimate import shape_of
-    from emergence_lib.figures import Figure3
+    from emergence_lib.experiments import Figure3
     assert len(timed) == len({shape_of(r) for r in Figure3(scale="paper").runs()}) > 1, "every shape is timed, once"
     assert not list(data_dir.rglob("*.json")), "a run was stored before the user agreed"
 
@@ -244,7 +244,7 @@ def test_verify_on_a_cpu_does_not_flag_a_run_stored_from_a_gpu(data_dir, capsys)
     """A GPU's float32 trajectory is not a CPU's to the last digit: checked by checksum, not recomputed here."""
     import json
 
-    from emergence_lib.figures import Figure6
+    from emergence_lib.experiments import Figure6
 
     assert cli(["run", "figure6", "--executor", "serial", "--device", "cpu"]) == 0
     path = ResultCache().path(Figure6(scale="cpu").runs()[0])

@@ -5,8 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from emergence_lib import tables
-from emergence_lib.figures import ablations, recall
+from emergence_lib.experiments.ablations import runs as ablations
+from emergence_lib.experiments.recall import read as recall_read
+from emergence_lib.experiments.recall import runs as recall
 from emergence_lib.cache import run_key
 from emergence_lib.configs import ConfigError
 from emergence_lib.sweep import SweepResult
@@ -111,7 +112,7 @@ def test_best_lr_table_keeps_the_fastest_lr_per_point():
         {"n_tokens": 32, "n_pairs": 4, "lr": 1e-3, "seed": 0, "emergence_step": 300.0},
         {"n_tokens": 32, "n_pairs": 4, "lr": 3e-4, "seed": 0, "emergence_step": 200.0},
     ])
-    every, best = tables.best_lr_table(s)
+    every, best = recall_read.best_lr_table(s)
     assert len(every) == 4
     b = best.set_index("n_tokens")
     assert b.loc[16, "lr"] == 1e-3 and b.loc[16, "emergence_step"] == pytest.approx(110.0)  # a censored mean loses
@@ -120,7 +121,7 @@ def test_best_lr_table_keeps_the_fastest_lr_per_point():
 
 def test_recall_fit_recovers_a_planted_law():
     rows = [{"n_tokens": V, "n_pairs": N, "emergence_step": 0.5 * V**0.8 * N**2.2} for V in (16, 32, 64) for N in (4, 6, 8)]
-    table, fit = tables.figure4_fit(pd.DataFrame(rows))
+    table, fit = recall_read.figure4_fit(pd.DataFrame(rows))
     assert {"N_tokens", "N_pairs"} <= set(table.columns)
     assert fit.exponents["N_tokens"] == pytest.approx(0.8) and fit.exponents["N_pairs"] == pytest.approx(2.2)
     assert fit.constant == pytest.approx(0.5)
@@ -128,19 +129,19 @@ def test_recall_fit_recovers_a_planted_law():
 
 def test_speedups_are_against_no_repetition():
     s = _fake_summary([{"B": B, "seed": k, "emergence_step": 400.0 / B + k} for B in (1, 2, 4) for k in (0, 1)])
-    t = tables.speedups(s, "B").set_index("B")
+    t = recall_read.speedups(s, "B").set_index("B")
     assert t.loc[1, "speedup"] == pytest.approx(1.0)
     assert t.loc[4, "speedup"] == pytest.approx(400.5 / 100.5)
 
 
 def test_rise_step_and_crossing_steps():
     steps = np.array([0.0, 10, 20, 30, 40])
-    assert tables.rise_step(steps, np.array([0.2, 0.2, 0.4, 0.6, 0.6])) == pytest.approx(20.0)
-    assert tables.rise_step(steps, np.array([0.5, 0.4, 0.3, 0.2, 0.1])) == np.inf  # never rises
+    assert recall_read.rise_step(steps, np.array([0.2, 0.2, 0.4, 0.6, 0.6])) == pytest.approx(20.0)
+    assert recall_read.rise_step(steps, np.array([0.5, 0.4, 0.3, 0.2, 0.1])) == np.inf  # never rises
     summary = pd.DataFrame([{"run": "a", "n_pairs": 4, "emergence_step": np.nan}, {"run": "b", "n_pairs": 8, "emergence_step": np.nan}])
     curves = pd.DataFrame({"run": ["a"] * 3 + ["b"] * 3, "step": [0, 10, 20] * 2,
                            "accuracy_test": [0.1, 0.3, 0.9, 0.1, 0.2, 0.24]})
     res = SweepResult(summary=summary, curves=curves, n_cached=0, n_computed=0)
-    t = tables.crossing_steps(res, {4: 0.5, 8: 0.25}).set_index("run")
+    t = recall_read.crossing_steps(res, {4: 0.5, 8: 0.25}).set_index("run")
     assert t.loc["a", "emergence_step"] == pytest.approx(10 + 10 * 0.2 / 0.6)
     assert t.loc["b", "emergence_step"] == np.inf

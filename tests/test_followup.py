@@ -1,5 +1,5 @@
 """Chapter B3's additions: the attention-bias intervention, the entropy recording, the MLP-Mixer, and the readers of
-`emergence_lib.followup`. Data checks count from the outputs (tokens, features, patterns), not the code under test."""
+`emergence_lib.experiments.followup`. Data checks count from the outputs (tokens, features, patterns), not the code under test."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 import torch
 
-from emergence_lib import followup
+from emergence_lib.experiments.followup import read as followup
 from emergence_lib.cache import run_key
 from emergence_lib.configs import ConfigError, TransformerRecallConfig, TransformerRegressionConfig
-from emergence_lib.figures import FollowUp
+from emergence_lib.experiments import FollowUp
 from emergence_lib.mixer import EnsembleMixer
 from emergence_lib.tasks import AssociativeRecallTask
 from emergence_lib.training import readout_entropy, recall_bias_mask, train_recall, train_regression
@@ -199,7 +199,7 @@ def test_data_seed_splits_the_data_from_the_initialisation():
 
 
 def test_cv_ratio_interval_compares_two_spreads_by_their_seeds():
-    from emergence_lib.followup import cv_ratio_interval
+    from emergence_lib.experiments.followup.read import cv_ratio_interval
 
     rng = np.random.default_rng(1)
     wide, narrow = 100 * (1 + 0.3 * rng.standard_normal(12)), 100 * (1 + 0.01 * rng.standard_normal(12))

@@ -196,7 +196,7 @@ def test_paired_seed_interval_is_a_t_interval_of_the_paired_log_ratios():
 
 
 def test_the_best_constant_is_the_smallest_seed_mean_and_a_never_emerged_seed_disqualifies():
-    from emergence_lib.beyond import best_constant, paired_by_seed
+    from emergence_lib.experiments.steering.read import best_constant, paired_by_seed
 
     t = pd.DataFrame({"B": [1, 1, 2, 2, 4, 4], "p": 0.0, "seed": [0, 1] * 3,
                       "steps": [1000.0, 1100.0, 600.0, 700.0, 300.0, math.inf]})

@@ -9,7 +9,7 @@ import pytest
 
 from emergence_lib import claims
 from emergence_lib.cache import CacheError, ResultCache, content_checksum, default_data_dir
-from emergence_lib.figures import Figure1
+from emergence_lib.experiments import Figure1
 from emergence_lib.metrics import fit_power_law
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from emergence_lib.configs import ConfigError, ToyFlowConfig, ToyFullGDConfig, TransformerRegressionConfig
 from emergence_lib.metrics import fit_power_law
-from emergence_lib.figures import Prediction
-from emergence_lib.prediction import (blind_early_warning, calibrate_level, fit_growth, logit_gap, observed_gap,
+from emergence_lib.experiments import Prediction
+from emergence_lib.experiments.prediction.read import (blind_early_warning, calibrate_level, fit_growth, logit_gap, observed_gap,
                                       paired_median_gain, predict_emergence, window_end)
 from emergence_lib.toy import attention
 
@@ -112,7 +112,7 @@ def test_a_law_refuses_a_config_it_was_not_fitted_on():
 
 
 def test_held_out_points_are_off_the_fitted_grids():
-    from emergence_lib.figures import RECALL_GRIDS, TRANSFORMER_GRIDS
+    from emergence_lib.experiments import RECALL_GRIDS, TRANSFORMER_GRIDS
 
     held = Prediction(scale="cpu").grid
     g, r = TRANSFORMER_GRIDS["cpu"], RECALL_GRIDS["cpu"]

@@ -159,7 +159,7 @@ def _fake_recall_sweep(last_weights: dict[str, dict[str, float]], emergence: dic
 
 
 def test_placement_reads_the_layer_with_the_most_final_weight_heads_averaged():
-    from emergence_lib.tables import placement_summary, placement_table
+    from emergence_lib.experiments.recall.read import placement_summary, placement_table
 
     weights = {
         # copying: layer 1 heads (0.9, 0.5) average 0.7 > layer 2's 0.6, though layer 2 holds the largest single head

@@ -8,8 +8,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from emergence_lib import attention, tables
-from emergence_lib.figures import figures
+from emergence_lib import attention
+from emergence_lib.experiments import figures
+from emergence_lib.experiments.recall import read as recall_read
+from emergence_lib.experiments.regression import read as regression_read
+from emergence_lib.experiments.toy import read as toy_read
 from emergence_lib.sweep import SweepResult
 
 LIB = Path(__file__).resolve().parent.parent / "emergence_lib"
@@ -59,7 +62,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_library_has_no_import_cycles():
     graph = _imports()
-    assert len(graph) > 30 and "emergence_lib.figures.base" in graph
+    assert len(graph) > 30 and "emergence_lib.experiments.base" in graph
     assert _cycle(graph) is None, f"import cycle: {' → '.join(_cycle(graph))}"
 
 
@@ -67,12 +70,52 @@ def test_the_cycle_check_finds_a_cycle():  # the check above can fail
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
 
 
-def test_figures_never_import_the_analysis():
+LAYERS = {"runs": 0, "read": 1, "show": 2}
+GROUPS = ("toy", "toy_appendix", "regression", "recall", "ablations", "steering", "prediction", "followup")
+
+
+def _layer(module: str) -> int | None:
+    """0, 1 or 2 for an experiment's runs, read or show module; None for anything else."""
+    parts = module.split(".")
+    return LAYERS.get(parts[3]) if parts[:2] == ["emergence_lib", "experiments"] and len(parts) == 4 else None
+
+
+def _upward_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    return [(m, d) for m, deps in graph.items() for d in deps
+            if _layer(m) is not None and _layer(d) is not None and _layer(d) > _layer(m)]  # type: ignore[operator]
+
+
+def test_experiments_import_runs_then_read_then_show():
+    """In every experiment folder the imports go runs → read → show (across folders too): a grid never reads
+    results and a reader never draws."""
     graph = _imports()
-    analysis = {"emergence_lib.tables", "emergence_lib.beyond", "emergence_lib.prediction", "emergence_lib.claims"}
+    assert {f"emergence_lib.experiments.{g}.runs" for g in GROUPS} <= set(graph)
+    assert _upward_imports(graph) == []
+    assert _upward_imports({"emergence_lib.experiments.toy.runs": {"emergence_lib.experiments.toy.show"}})  # it can fail
+
+
+def test_the_engine_never_imports_an_experiment():
+    """Below the experiments only the entry points that list them (the command line, the landing page's tables, the
+    registration record) and the claims registry (the paper_cpu points of `experiments.regression.runs`) import
+    them, and nothing below them imports a read or show module."""
+    graph = _imports()
+    entry_points = {"emergence_lib.cli", "emergence_lib.scorecard", "emergence_lib.registration", "emergence_lib.claims"}
     for module, deps in graph.items():
-        if module.startswith("emergence_lib.figures"):
-            assert not deps & analysis, module
+        if module.startswith("emergence_lib.experiments") or module in entry_points:
+            continue
+        assert not {d for d in deps if d.startswith("emergence_lib.experiments")}, module
+    assert {d for d in graph["emergence_lib.claims"] if d.startswith("emergence_lib.experiments")} == {"emergence_lib.experiments.regression.runs"}
+
+
+def test_each_experiment_is_one_folder():
+    """Every experiment's code is in its folder: runs.py, read.py (but toy_appendix, whose readers sit with its
+    views) and show.py, and no module of the old split (figures/, panels/, tables, beyond, prediction, followup, table1)."""
+    root = LIB / "experiments"
+    for g in GROUPS:
+        names = {p.name for p in (root / g).glob("*.py")}
+        assert names == {"__init__.py", "runs.py", "show.py"} | ({"read.py"} if g != "toy_appendix" else set()), (g, names)
+    old = ["figures", "panels", "tables.py", "beyond.py", "prediction.py", "followup.py", "table1.py"]
+    assert not [n for n in old if (LIB / n).exists()]
 
 
 def test_the_registry_has_every_paper_figure():
@@ -112,7 +155,7 @@ def test_crossings_and_the_training_distribution_fallback():
     res = _sweep([{"run": "a", "n_pairs": 4, "seed": 0}, {"run": "b", "n_pairs": 8, "seed": 0}], [repeated, plain])
     train = res.crossings("train_distribution_accuracy", 0.5, direction="up").set_index("run")["crossing"]
     assert train["a"] == pytest.approx(10 * 0.5 / 0.6) and train["b"] == pytest.approx(10 + 10 * 0.3 / 0.4)
-    per_pairs = tables.crossing_steps(res, {4: 0.2, 8: 0.6}).set_index("run")
+    per_pairs = recall_read.crossing_steps(res, {4: 0.2, 8: 0.6}).set_index("run")
     assert per_pairs.loc["a", "emergence_step"] == pytest.approx(15.0) and per_pairs.loc["b", "emergence_step"] == 20.0
     assert list(per_pairs["level"]) == [0.2, 0.6]
     assert len(res.subset(["b"]).curves) == 4 and list(res.subset(["b"]).summary["run"]) == ["b"]
@@ -122,7 +165,7 @@ def test_exponent_drift_recovers_exponents_on_every_part_of_the_grid():
     rows = [{"d": d, "T": T, "B": 1, "plateau_length": 3.0 * d**1.3 * T**0.8} for d in (4, 8, 16, 32) for T in (16, 32, 64, 128)]
     joint = pd.DataFrame(rows)
     larger = pd.DataFrame([{"d": 64, "T": 64, "B": 1, "plateau_length": 3.0 * 64**1.3 * 64**0.8}])
-    drift = tables.exponent_drift(joint, larger)
+    drift = regression_read.exponent_drift(joint, larger)
     assert "whole grid + larger points" in drift.index and len(drift) == 5
     assert np.allclose(drift["α (d)"], 1.3) and np.allclose(drift["β (T)"], 0.8)
 
@@ -137,7 +180,7 @@ def test_constant_investigation_reads_each_candidate_against_the_baseline():
             curves.append(pd.DataFrame({"t": [0.0, 2 * plateau], "loss": [0.5, 0.01], "train_loss": [0.5, 0.01]}))
         return _sweep(rows, curves)
 
-    table = tables.constant_investigation({"|x̃| = 2": flows(2.0), "T = 128": flows(1.0, T=128)}, flows(1.0), 2.15)
+    table = toy_read.constant_investigation({"|x̃| = 2": flows(2.0), "T = 128": flows(1.0, T=128)}, flows(1.0), 2.15)
     assert table.loc["baseline: reduced 3-D flow", "C"] == pytest.approx(1.0)
     assert table.loc["|x̃| = 2", "C"] == pytest.approx(2.0) and table.loc["|x̃| = 2", "plateau / baseline (median)"] == pytest.approx(2.0)
     assert table.loc["T = 128, plotted as T = 64", "C"] == pytest.approx(2.0)  # a mislabelled T doubles the constant
@@ -149,6 +192,6 @@ def test_attention_summary_is_one_row_per_run_step_layer_head():
     w = np.arange(12, dtype=float).reshape(2, 3, 2)
     curve = pd.DataFrame({"step": [0.0, 5.0], **attention.to_columns("attn_value_to_key", w)})
     res = _sweep([{"run": "r", "seed": 3}], [curve])
-    att = tables.attention_summary(res)
+    att = recall_read.attention_summary(res)
     assert len(att) == 12 and set(att["seed"]) == {3} and set(att["kind"]) == {"value_to_key"}
     assert att.set_index(["step", "layer", "head"]).loc[(5.0, 3, 2), "weight"] == w[1, 2, 1]

@@ -7,11 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from emergence_lib import claims, table1
+from emergence_lib import claims
+from emergence_lib.experiments.regression import read, runs
 from emergence_lib.claims import IntervalRule
 from emergence_lib.configs import ConfigError, TransformerRegressionConfig
 from emergence_lib.estimate import estimate, expected_steps, shape_of
-from emergence_lib.figures import Figure1, Figure3
+from emergence_lib.experiments import Figure1, Figure3
 from emergence_lib.metrics import t_quantile_975
 
 
@@ -28,9 +29,9 @@ def test_t_quantile_covers_95_percent_of_the_t_density(df):
 def test_law_residual_sd_reproduces_the_papers_r2():
     # Independent: points scattered about the law by exactly that σ (alternating signs, so the law stays the
     # least-squares fit up to tiny terms) give back R² ≈ 0.995 when refitted.
-    sd = table1.law_residual_sd()
-    pts = table1.paper_points()
-    logs = np.log([table1.law(T, d, B) for T, d, B in pts])
+    sd = runs.law_residual_sd()
+    pts = runs.paper_points()
+    logs = np.log([runs.law(T, d, B) for T, d, B in pts])
     rng = np.random.default_rng(0)
     r2 = []
     for _ in range(200):
@@ -79,7 +80,7 @@ def _summary(rows):
 def test_point_table_is_the_geometric_mean_and_t_interval_over_seeds():
     plateaus = [300.0, 330.0, 360.0]
     s = _summary([(32, 16, 1, 0.0, 1e-4, v, 60.0) for v in plateaus])
-    row = table1.point_table(s, [(32, 16, 1)]).iloc[0]
+    row = read.point_table(s, [(32, 16, 1)]).iloc[0]
     logs = np.log(plateaus)
     gm = math.exp(logs.mean())
     half = 4.303 * logs.std(ddof=1) / math.sqrt(3)  # t(0.975, 2) from the printed table
@@ -95,11 +96,11 @@ def test_exponent_table_recovers_a_known_law():
     rng = np.random.default_rng(1)
     rows = [(T, d, B, 0.0, 1e-4, 2.0 * d**1.1 * T**0.7 * B**-0.6 * math.exp(rng.normal(0, 0.02)), 1.0)
             for T in (32, 64, 128) for d in (16, 32, 64) for B in (1, 2) for _ in range(3)]
-    t = table1.exponent_table(_summary(rows)).set_index("quantity")
+    t = read.exponent_table(_summary(rows)).set_index("quantity")
     for k, v in {"d": 1.1, "T": 0.7, "B": -0.6}.items():
         assert t.loc[k, "low"] < v < t.loc[k, "high"], (k, t.loc[k].to_dict())
         assert t.loc[k, "high"] - t.loc[k, "low"] < 0.1
-    assert table1.exponent_table(_summary(rows[:6])).empty, "too few points: no fit"
+    assert read.exponent_table(_summary(rows[:6])).empty, "too few points: no fit"
 
 
 def test_cross_sample_table_keeps_the_better_lr_and_contrasts_d():
@@ -108,7 +109,7 @@ def test_cross_sample_table_keeps_the_better_lr_and_contrasts_d():
         for s, jitter in enumerate((0.98, 1.0, 1.02)):
             rows += [(32, d, 1, 0.0, 1e-4, 1000.0 * jitter, 1.0), (32, d, 1, 0.4, 1e-4, 1000.0 / speed * jitter, 1.0),
                      (32, d, 1, 0.0, 3e-4, 2000.0 * jitter, 1.0), (32, d, 1, 0.4, 3e-4, 5000.0 * jitter, 1.0)]
-    t = table1.cross_sample_table(_summary(rows))
+    t = read.cross_sample_table(_summary(rows))
     by_d = {r["d"]: r for _, r in t.iterrows()}
     assert by_d[16]["speed-up"] == pytest.approx(1.0) and by_d[32]["speed-up"] == pytest.approx(2.0)
     assert by_d["d = 32 over d = 16"]["speed-up"] == pytest.approx(2.0)
@@ -155,10 +156,10 @@ def _synthetic_paper_cpu(scale_law: float, noise: float = 0.03, seed: int = 0):
     rng = np.random.default_rng(seed)
     fig = Figure3(scale="paper_cpu")
     out = {}
-    for key, runs in fig.sweeps().items():
+    for key, configs in fig.sweeps().items():
         rows = []
-        for r in runs:
-            law = table1.law(r.T, r.d, r.B) * scale_law * (0.5 if (r.p > 0 and r.d == max(fig.grid.d)) else 1.0)
+        for r in configs:
+            law = runs.law(r.T, r.d, r.B) * scale_law * (0.5 if (r.p > 0 and r.d == max(fig.grid.d)) else 1.0)
             rows.append(config_dict(r) | {"plateau_length": law * np.exp(rng.normal(0, noise)), "seconds": 60.0,
                                           "run": run_key(r), "kind": r.kind})
         out[key] = SweepResult(pd.DataFrame(rows), pd.DataFrame(), len(rows), 0)
@@ -174,15 +175,15 @@ def test_table1_panel_judges_a_complete_scale(monkeypatch, scale_law, expected):
     import matplotlib
 
     matplotlib.use("Agg")
-    from emergence_lib.panels import regression as panels
+    from emergence_lib.experiments.regression import show
 
     synthetic = _synthetic_paper_cpu(scale_law)
     monkeypatch.setattr(Figure3, "cached", lambda self: synthetic)
     cpu_tables = {"T": pd.DataFrame({"T": [32, 64], "d": [16, 16], "plateau_length": [300.0, 700.0]})}
-    t1 = panels.table1_settings("cpu", cpu_tables)
+    t1 = show.table1_settings("cpu", cpu_tables)
     status = {r.claim.key: r.status for r in t1.checked}
     points = [k for k in status if k.endswith(("_B1", "_B2", "_B4"))]
-    assert len(points) == len(table1.our_points()), "every point is judged once all its seeds are in"
+    assert len(points) == len(runs.our_points()), "every point is judged once all its seeds are in"
     assert {status[k] for k in points} == {expected}
     for k in ("d", "T", "B"):
         assert status[f"table1.figure3.{k}_exponent"] == "agrees", t1.exponents

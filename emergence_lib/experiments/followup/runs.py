@@ -22,10 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import ToySGDConfig, TransformerRecallConfig, TransformerRegressionConfig
-from .ablations import ABLATION_GRIDS, TASK_VARIANTS, Figure14
-from .base import ScaledFigure
-from .recall import RECALL_GRIDS
+from ...configs import ToySGDConfig, TransformerRecallConfig, TransformerRegressionConfig
+from ..ablations.runs import ABLATION_GRIDS, TASK_VARIANTS, Figure14
+from ..base import ScaledFigure
+from ..recall.runs import RECALL_GRIDS
 
 
 @dataclass(frozen=True)

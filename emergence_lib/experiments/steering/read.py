@@ -2,7 +2,7 @@
 
 The paper proposes, and never runs, repeating data while a model is stuck and
 switching to diverse data once the pattern has formed. `Steering` runs it on
-the three tasks (its runs: `figures.beyond.Steering`; this module reads them):
+the three tasks (its runs: `runs.Steering`; this module reads them):
 
 * toy model: the 3-D cross-sample reduction (App. A.4) with p(t) = p·r(t):
   a scan of the step time τ and of the annealing half-life, and a trigger on
@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .metrics import first_crossing, plateau_length
-from .schedules import DiversitySchedule
-from .sweep import SweepResult
+from ...metrics import first_crossing, plateau_length
+from ...schedules import DiversitySchedule
+from ...sweep import SweepResult
 
 def schedule_label(spec: str, repeated: bool) -> str:
     """A table's name for a run's schedule: "no repetition", "constant repetition", or the schedule's kind."""

@@ -6,12 +6,13 @@ from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
 
-from .. import plotting, tables
-from ..figures import PAPER
-from ..figures.toy import Figure2
-from ..metrics import add_cross_sample_predictor, fit_power_law
-from ..report import glue_figure, glue_number
-from ..sweep import SweepResult
+from ... import plotting
+from ...paper import PAPER
+from . import read
+from .runs import Figure2
+from ...metrics import add_cross_sample_predictor, fit_power_law
+from ...report import glue_figure, glue_number
+from ...sweep import SweepResult
 
 Results = dict[str, SweepResult]
 
@@ -23,7 +24,7 @@ def figure2(results: Results, figure: Figure2) -> SimpleNamespace:
     in_context = results["in_context"].summary.assign(T_over_B=lambda df: df["T"] / df["B"])
     cross = add_cross_sample_predictor(results["cross_sample"].summary)
     fit_b = fit_power_law(in_context, ["d", "T_over_B"])
-    fit_p = tables.cross_sample_fit(cross)
+    fit_p = read.cross_sample_fit(cross)
 
     fig, axes = plt.subplots(2, 2, figsize=(12, 8.5), gridspec_kw={"height_ratios": [2, 1]})
     plotting.plot_plateau_vs_x(axes[0, 0], in_context, hue="B", fit=fit_b, paper_law=paper_b)

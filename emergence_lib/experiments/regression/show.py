@@ -8,15 +8,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .. import claims, plotting, table1
-from .. import tables as readers
-from ..figures import PAPER
-from ..figures.regression import BRIDGE_STEPS, Figure3
-from ..metrics import first_crossing, plateau_level
-from ..tasks import SingleLocationRegression
-from ..metrics import add_cross_sample_factor, compare_fits, fit_offset_power_law, fit_power_law, mean_over_seeds
-from ..report import glue_figure, glue_number, glue_text, show_table
-from ..sweep import SweepResult
+from ... import claims, plotting
+from ...paper import PAPER
+from . import read
+from .runs import BRIDGE_STEPS, Figure3, law, law_residual_sd, our_points, paper_points, point_key
+from ...metrics import first_crossing, plateau_level
+from ...tasks import SingleLocationRegression
+from ...metrics import add_cross_sample_factor, compare_fits, fit_offset_power_law, fit_power_law, mean_over_seeds
+from ...report import glue_figure, glue_number, glue_text, show_table
+from ...sweep import SweepResult
 
 Results = dict[str, SweepResult]
 paper = PAPER["figure3"]
@@ -24,7 +24,7 @@ paper = PAPER["figure3"]
 
 def figure3_tables(results: Results, figure: Figure3) -> dict[str, pd.DataFrame]:
     """Figure 3's seed-mean tables (`tables.figure3_tables`), and what the runs cost (glued: fig3_runs, fig3_cpu_minutes)."""
-    tables = readers.figure3_tables(results, figure.grid)
+    tables = read.figure3_tables(results, figure.grid)
     runs = pd.concat([r.summary for r in results.values()]).drop_duplicates("run")
     glue_number("fig3_runs", len(runs), "d")
     glue_number("fig3_cpu_minutes", runs["seconds"].sum() / 60, ".0f")
@@ -72,7 +72,7 @@ def laws(tables: dict[str, pd.DataFrame], joint: pd.DataFrame) -> SimpleNamespac
     fits = compare_fits(finite, ["d", "T", "B"], paper)
     show_table(fits, "Figure 3: our power law and offset law beside the paper's law", index=True, key=True)
     offset = fit_offset_power_law(finite, ["d", "T", "B"])
-    t_over_b = readers.t_over_b_table(tables["T"], tables["B"])
+    t_over_b = read.t_over_b_table(tables["T"], tables["B"])
     show_table(t_over_b, "Figure 3: each middle-panel plateau beside the B = 1 plateau at T/B")
     if len(t_over_b):
         glue_number("fig3_tb_min", t_over_b["ratio"].min(), ".2f")
@@ -111,7 +111,7 @@ def exponent_drift(tables: dict[str, pd.DataFrame], figure: Figure3, joint: pd.D
     """The exponents fitted on parts of the grid and with the larger points, and the offset law's (glued: fig3_stuck,
     fig3_off_*, fig3_t0)."""
     offset = laws.offset
-    drift = readers.exponent_drift(joint, tables["larger"])
+    drift = read.exponent_drift(joint, tables["larger"])
     show_table(drift, "Figure 3: the exponents fitted on parts of the grid (B = 1 runs)", index=True)
     if len(tables["larger"]):
         show_table(tables["larger"], "Figure 3: the larger points (seed means)")
@@ -236,29 +236,29 @@ def table1_settings(scale: str, cpu_tables: dict[str, pd.DataFrame]) -> SimpleNa
     base = [results[k].summary for k in ("T", "B", "larger") if len(results[k].summary)]
     summary = pd.concat(base).drop_duplicates("run") if base else pd.DataFrame(columns=["T", "d", "B", "plateau_length"])
     n_seeds = len(grid.seeds)
-    complete = [(T, d, B) for T, d, B in table1.our_points() if _seeds_done(summary, T, d, B) == n_seeds]
+    complete = [(T, d, B) for T, d, B in our_points() if _seeds_done(summary, T, d, B) == n_seeds]
     done = summary[[(T, d, B) in complete for T, d, B in zip(summary["T"], summary["d"], summary["B"])]] if len(summary) else summary
-    points = table1.point_table(done, complete)
+    points = read.point_table(done, complete)
     glue_text("t1_runs", f"{have} of {need}")
-    in_paper = sum(p in table1.paper_points() for p in complete)
-    coverage = f"{in_paper} of the paper's {len(table1.paper_points())} grid points (+{len(complete) - in_paper} of ours)"
+    in_paper = sum(p in paper_points() for p in complete)
+    coverage = f"{in_paper} of the paper's {len(paper_points())} grid points (+{len(complete) - in_paper} of ours)"
     glue_text("t1_coverage", coverage)
-    glue_number("t1_sd", table1.law_residual_sd(), ".3f")
-    glue_number("t1_band", np.exp(1.96 * table1.law_residual_sd()), ".2f")
+    glue_number("t1_sd", law_residual_sd(), ".3f")
+    glue_number("t1_band", np.exp(1.96 * law_residual_sd()), ".2f")
     checked = []
 
     # Per point: our plateau over the law, judged with the law's own scatter.
-    for T, d, B in table1.our_points():
-        key = f"table1.figure3.{table1.point_key(T, d, B)}"
+    for T, d, B in our_points():
+        key = f"table1.figure3.{point_key(T, d, B)}"
         if (T, d, B) in complete:
             row = points[(points["T"] == T) & (points["d"] == d) & (points["B"] == B)].iloc[0]
-            checked.append(claims.record(f"table1.figure3.{table1.point_key(T, d, B)}", row["ratio"], scale,
+            checked.append(claims.record(f"table1.figure3.{point_key(T, d, B)}", row["ratio"], scale,
                                          interval=(row["ratio_low"], row["ratio_high"])))
         else:
             claims.record_not_run(key, f"{_seeds_done(summary, T, d, B)} of {n_seeds} seeds run")
 
     # The exponents on the complete points.
-    exps = table1.exponent_table(done)
+    exps = read.exponent_table(done)
     for k in ("d", "T", "B"):
         key = f"table1.figure3.{k}_exponent"
         row = exps[exps["quantity"] == k]
@@ -273,7 +273,7 @@ def table1_settings(scale: str, cpu_tables: dict[str, pd.DataFrame]) -> SimpleNa
     # Cross-sample repetition: complete only when every (p, d, lr) has all its seeds.
     p_runs = results["p"].summary
     p_complete = len(p_runs) == len(figure.sweeps()["p"])
-    xs = table1.cross_sample_table(p_runs) if p_complete else pd.DataFrame(columns=["d", "p", "speed-up", "low", "high"])
+    xs = read.cross_sample_table(p_runs) if p_complete else pd.DataFrame(columns=["d", "p", "speed-up", "low", "high"])
     for key, which in (("table1.figure3.cross_sample_speedup", xs[xs["d"] == max(grid.d)] if len(xs) else xs),
                        ("table1.figure3.cross_sample_more_at_larger_d", xs[xs["d"].map(lambda v: isinstance(v, str))] if len(xs) else xs)):
         if len(which):
@@ -284,8 +284,8 @@ def table1_settings(scale: str, cpu_tables: dict[str, pd.DataFrame]) -> SimpleNa
 
     # The bridge, and the figure: our points beside the cpu scale's, the paper's law through both.
     bridge_runs = results["bridge"].summary
-    bridge = table1.bridge_table(bridge_runs) if len(bridge_runs) else pd.DataFrame()
-    bridge_exps = table1.bridge_exponents(bridge_runs) if len(bridge_runs) else pd.DataFrame()
+    bridge = read.bridge_table(bridge_runs) if len(bridge_runs) else pd.DataFrame()
+    bridge_exps = read.bridge_exponents(bridge_runs) if len(bridge_runs) else pd.DataFrame()
     for i, (label, _) in enumerate(BRIDGE_STEPS):  # glued: t1_bridge_{d,T}_{0..3}, the local exponents per setting
         for k in ("d", "T"):
             value = bridge_exps[f"{k} exponent"].iloc[i] if len(bridge_exps) and f"{k} exponent" in bridge_exps else np.nan
@@ -313,7 +313,7 @@ def _table1_figure(cpu_tables: dict[str, pd.DataFrame], points: pd.DataFrame, gr
             ax.errorbar(ours["d"], ours["plateau"], yerr=[ours["plateau"] - ours["ratio_low"] * ours["law"],
                         ours["ratio_high"] * ours["law"] - ours["plateau"]], fmt="s", color=colors[T], ms=7, capsize=3)
         ds = np.geomspace(min(cpu["d"].min(), 4), 128, 50)
-        ax.plot(ds, [table1.law(T, d) for d in ds], ":", color=colors[T], lw=1.6)
+        ax.plot(ds, [law(T, d) for d in ds], ":", color=colors[T], lw=1.6)
     handles = [plt.Line2D([], [], color=colors[T], ls=":", marker="o", mfc="none", label=f"$T$ = {T}") for T in Ts]
     handles += [plt.Line2D([], [], color="0.3", ls="none", marker="o", mfc="none", label="laptop model"),
                 plt.Line2D([], [], color="0.3", ls="none", marker="s", label="Table 1's model"),
@@ -325,7 +325,7 @@ def _table1_figure(cpu_tables: dict[str, pd.DataFrame], points: pd.DataFrame, gr
     ax.set_ylabel("plateau length (steps)")
     ax.set_title("Plateau at $B$ = 1")
     ax = axes[1]
-    sd = table1.law_residual_sd()
+    sd = law_residual_sd()
     ax.axhspan(np.exp(-1.96 * sd), np.exp(1.96 * sd), color="0.88", label="the law's own scatter (±1.96σ)")
     ax.axhline(1.0, color="0.3", ls=":", lw=1.2)
     if len(points):
@@ -364,7 +364,7 @@ def table1_dynamics(scale: str, res11_cpu: Results) -> SimpleNamespace:
     seeds' drops beside the laptop model's, on a time axis in units of each run's plateau, and the training
     distribution against data without repetition at the largest d. Records the ``table1.figure11/12`` claims once
     every run they need is stored. (glued: fig11_table1, t1_sharp, t1_ratio12, t1_coverage)"""
-    from ..figures.regression import Figure11
+    from .runs import Figure11
 
     f11 = Figure11(scale="paper_cpu")
     res11, have11, need11 = f11.cached()

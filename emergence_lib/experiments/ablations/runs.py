@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import TransformerRegressionConfig
-from .base import ScaledFigure
+from ...configs import TransformerRegressionConfig
+from ..base import ScaledFigure
 
 
 @dataclass(frozen=True)

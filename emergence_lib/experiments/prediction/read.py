@@ -30,14 +30,17 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from . import attention
-from .cache import run_key
-from .configs import ConfigError, Scale, ToyFlowConfig, ToyFullGDConfig, TransformerRecallConfig, TransformerRegressionConfig
-from .figures import Figure3, Figure4, Prediction, cache_for
-from .runs import run_toy_flow
-from .metrics import NOT_REACHED, PowerLawFit, fit_power_law, mean_over_seeds
-from .sweep import run_sweep
-from .tables import figure3_tables
+from ... import attention
+from ...cache import run_key
+from ...configs import ConfigError, Scale, ToyFlowConfig, ToyFullGDConfig, TransformerRecallConfig, TransformerRegressionConfig
+from ..base import cache_for
+from ..recall.runs import Figure4
+from ..regression.runs import Figure3
+from .runs import Prediction
+from ...runs import run_toy_flow
+from ...metrics import NOT_REACHED, PowerLawFit, fit_power_law, mean_over_seeds
+from ...sweep import run_sweep
+from ..regression.read import figure3_tables
 
 # ------------------------------------------------------------------ predict_emergence --
 

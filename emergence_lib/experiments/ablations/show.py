@@ -8,12 +8,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .. import claims, plotting, tables
-from ..figures import PAPER, TASK_VARIANTS
-from ..figures.ablations import AblationGrid
-from ..metrics import compare_fits, fit_power_law, mean_over_seeds, t_quantile_975
-from ..report import glue_figure, glue_number, glue_text, show_table
-from ..sweep import SweepResult
+from ... import claims, plotting
+from ...paper import PAPER
+from . import read
+from .runs import TASK_VARIANTS, AblationGrid
+from ...metrics import compare_fits, fit_power_law, mean_over_seeds, t_quantile_975
+from ...report import glue_figure, glue_number, glue_text, show_table
+from ...sweep import SweepResult
 
 Results = dict[str, SweepResult]
 paper = PAPER
@@ -33,7 +34,7 @@ def costs(*results: tuple[str, Results]) -> None:
 def figure13(res13: Results, grid: AblationGrid) -> SimpleNamespace:
     """Figure 13: plateau vs d per head count, one panel per depth at the largest T, with the joint law
     C·d^α·T^β·L^λ·H^η (glued: fig13, fig13_*)."""
-    table13, fit13 = tables.figure13_fit(res13)
+    table13, fit13 = read.figure13_fit(res13)
     assert np.isfinite(table13["plateau_length"]).all(), "every architecture must emerge within its budget"
     T_show = table13["T"].max()
     fig, axes = plt.subplots(1, len(grid.layers), figsize=(4.2 * len(grid.layers), 4.2), sharey=True, squeeze=False)
@@ -82,7 +83,7 @@ def figure14(res14: Results) -> SimpleNamespace:
     fits14, tables14 = {}, {}
     fig, axes = plt.subplots(1, 3, figsize=(12.5, 4.4), sharey=True)
     for ax, name in zip(axes, TASK_VARIANTS):
-        t = tables.seed_means(res14[name])
+        t = read.seed_means(res14[name])
         assert np.isfinite(t["plateau_length"]).all(), f"{name}: every run must emerge"
         tables14[name], fits14[name] = t, fit_power_law(t, ["d", "T"])
         plotting.plot_plateau_vs_x(ax, t, hue="T", fit=fits14[name], paper_law=paper["figure14 " + name], legend=False)
@@ -142,13 +143,13 @@ def figure14_spread(res14: Results) -> pd.DataFrame:
             s = res14[name].summary
             runs = s.assign(**{"plateau / seed mean": s["plateau_length"] / s.groupby(["d", "T"])["plateau_length"].transform("mean")})
         else:
-            runs = tables.fixed_position_spread(res14[name])
+            runs = read.fixed_position_spread(res14[name])
         ratio = runs["plateau / seed mean"]
         spread_rows.append({"variant": name, "runs": len(runs), "min": ratio.min(), "max": ratio.max(),
                             "std of plateau / seed mean": ratio.std()})
     spread = pd.DataFrame(spread_rows).set_index("variant")
     show_table(spread, "Figure 14: spread of each seed's plateau around its point's seed mean", index=True)
-    fixed_runs = tables.fixed_position_spread(res14["feature + fixed position"])
+    fixed_runs = read.fixed_position_spread(res14["feature + fixed position"])
     show_table(fixed_runs, "Figure 14: every run with a fixed position (feature present), with its position")
     return spread
 
@@ -177,7 +178,7 @@ def figure14_position_cost(fits14: dict, scale: str) -> SimpleNamespace:
 
 def figure15_search(res15: Results, grid: AblationGrid) -> SimpleNamespace:
     """Figure 15's learning-rate search at one (T, d), with the lrs the grid uses dotted (glued: fig15_search, fig15_*)."""
-    search = tables.search_table(res15["search"])
+    search = read.search_table(res15["search"])
     T_s, d_s = grid.fig15.search_point
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     for opt, g in search.groupby("optimizer"):
@@ -206,7 +207,7 @@ def figure15(res15: Results, grid: AblationGrid, chosen: dict[str, float], scale
     budgets = {"sgd": grid.fig15.sgd_max_steps, "adam": grid.max_steps}
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.4))
     for ax, opt in zip(axes, ["sgd", "adam"]):
-        t = tables.seed_means(res15[opt]).assign(final_time=budgets[opt])  # final_time: where a censored point is drawn
+        t = read.seed_means(res15[opt]).assign(final_time=budgets[opt])  # final_time: where a censored point is drawn
         ok = t[np.isfinite(t["plateau_length"])]
         assert len(ok) >= len(t) - 1, f"{opt}: at most one grid point may miss its budget"
         tables15[opt], fits15[opt] = t, fit_power_law(ok, ["d", "T"])

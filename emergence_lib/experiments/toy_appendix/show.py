@@ -9,12 +9,12 @@ import numpy as np
 import pandas as pd
 from matplotlib.colors import LogNorm
 
-from .. import claims, plotting
-from ..figures.toy_appendix import Figure6, Figure7, Figure8, Figure9, Figure10
-from ..metrics import first_crossing, plateau_length, t_quantile_975, time_to_fraction
-from ..report import glue_figure, glue_number
-from ..sweep import SweepResult
-from ..toy import growth_rate, hessian_eigenvalues, linearisation_breakdown, linearised_solution, w_infinity
+from ... import claims, plotting
+from .runs import Figure6, Figure7, Figure8, Figure9, Figure10
+from ...metrics import first_crossing, plateau_length, t_quantile_975, time_to_fraction
+from ...report import glue_figure, glue_number
+from ...sweep import SweepResult
+from ...toy import growth_rate, hessian_eigenvalues, linearisation_breakdown, linearised_solution, w_infinity
 
 Results = dict[str, SweepResult]
 

@@ -1,63 +1,109 @@
-"""Table 1's own settings on this CPU: the ``paper_cpu`` scale of Figure 3, judged point by point.
+"""Readers of Figures 3, 11 and 12 (single-location regression): tidy tables from sweep results (seed
+means, fits, crossings re-read off the recorded curves). No run is computed here.
 
-The paper fits one law, 0.76·d^1.29·T^0.80·B^−0.80 (R² = 0.995), to its whole Figure 3 grid (left and middle
-panels). The ``paper_cpu`` scale trains the paper's own model (Table 1) at the cheapest of the paper's points
-and a few of its own. Three readings, each with a 95% interval:
+Table 1's own settings (the ``paper_cpu`` scale of Figure 3) are read point by point, each with a 95% interval:
 
 * per point: our plateau over the paper's law at that point (`point_table`). The law is a fit, not an exact
-  prediction: one point scatters about it by the residual σ that its R² implies (`law_residual_sd`), which the
-  verdict adds to our interval (`claims.IntervalRule`);
+  prediction: one point scatters about it by the residual σ that its R² implies (`runs.law_residual_sd`), which
+  the verdict adds to our interval (`claims.IntervalRule`);
 * the exponents fitted on the subset (`exponent_table`: OLS on every seed's plateau, t intervals);
-* the direction of cross-sample repetition (`cross_sample_table`: seed intervals on log ratios).
-
-And the bridge (`bridge_table`): the cpu scale's model moved to Table 1's one setting at a time.
+* the direction of cross-sample repetition (`cross_sample_table`: seed intervals on log ratios);
+* the bridge (`bridge_table`): the cpu scale's model moved to Table 1's one setting at a time.
 """
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd
 
-from .figures.paper import PAPER
-from .figures.regression import BRIDGE_STEPS, TRANSFORMER_GRIDS, TransformerGrid
-from .metrics import fit_power_law, t_quantile_975
+import math
 
-LAW = PAPER["figure3"]
+from ...metrics import fit_power_law, t_quantile_975, mean_over_seeds
+from ...sweep import SweepResult
+from .runs import BRIDGE_STEPS, LAW, TransformerGrid, law, our_points, paper_points
+
+
+def figure3_tables(results: dict[str, SweepResult], grid: TransformerGrid) -> dict[str, pd.DataFrame]:
+    """Seed-averaged tables of Figure 3: "T" (left), "B" (middle), "joint" (both, for the fit), "larger",
+    and the right panel at the better lr per (p, d) (as the paper chose), read on data without repetition
+    ("p") and on the training distribution ("p_train"); "p_all"/"p_train_all" keep every lr."""
+    T_tab = mean_over_seeds(results["T"].summary, ["T", "d", "B"])
+    B_rows = results["B"].summary
+    B_tab = mean_over_seeds(pd.concat([results["T"].summary[results["T"].summary["T"] == grid.T_B], B_rows]), ["T", "d", "B"])
+    joint = pd.concat([T_tab, B_tab[B_tab["B"] > 1]], ignore_index=True)
+    larger = mean_over_seeds(results["larger"].summary, ["T", "d", "B"]) if len(results["larger"].summary) else T_tab.iloc[:0]
+    out = {"T": T_tab, "B": B_tab, "joint": joint, "larger": larger}
+    # Right panel, read two ways: on data without repetition (the runs' own measure) and on the training distribution.
+    p_train = results["p"].crossings("train_distribution_loss", 0.4, into="plateau_length", log=True)
+    for name, summary in [("p", results["p"].summary), ("p_train", p_train)]:
+        every_lr = mean_over_seeds(summary, ["p", "d", "lr"])
+        best = every_lr.sort_values("plateau_length").groupby(["p", "d"], as_index=False).first().sort_values(["p", "d"])
+        out[f"{name}_all"], out[name] = every_lr, best.reset_index(drop=True)
+    return out
+
+
+def t_over_b_table(T_table: pd.DataFrame, B_table: pd.DataFrame) -> pd.DataFrame:
+    """Does the plateau depend on T/B alone (the toy model's law)? Each B > 1 point beside the B = 1 run at T/B.
+
+    Rows: the (d, B) points of the middle panel whose T/B is one of the left panel's T; columns the two
+    seed-mean plateaus and their ratio (1 if only T/B matters).
+    """
+    left = T_table[T_table["B"] == 1].set_index(["T", "d"])["plateau_length"]
+    rows = []
+    for r in B_table[B_table["B"] > 1].itertuples():
+        T_eff = int(r.T) // int(r.B)
+        if int(r.T) % int(r.B) == 0 and (T_eff, r.d) in left.index:
+            same = float(left[(T_eff, r.d)])
+            rows.append({"d": r.d, "B": r.B, "T": r.T, "T/B": T_eff, "plateau (T, B)": r.plateau_length,
+                         "plateau (T/B, B = 1)": same, "ratio": r.plateau_length / same})
+    return pd.DataFrame(rows)
+
+
+def readout_table(results: dict[str, SweepResult]) -> pd.DataFrame:
+    """Figure 3's zero-initialised readout against nn.Linear's default, at the "readout_default" points (seed means)."""
+    default = results["readout_default"].summary
+    zero = results["T"].summary.merge(default[["T", "d", "seed"]], on=["T", "d", "seed"])
+    both = pd.concat([zero, default])
+    table = both.groupby(["T", "d", "readout_init"]).agg(plateau=("plateau_length", "mean"), initial_loss=("initial_loss", "mean"))
+    wide = table.unstack("readout_init")
+    wide.columns = [f"{what} ({init})" for what, init in wide.columns]
+    wide["plateau default / zero"] = wide["plateau (default)"] / wide["plateau (zero)"]
+    return wide.reset_index()
+
+
+def exponent_drift(joint: pd.DataFrame, larger: pd.DataFrame) -> pd.DataFrame:
+    """How the fitted d and T exponents move with the size of the grid (B = 1 runs).
+
+    Fits the lower and the upper halves of the d and T ranges separately, the
+    whole grid, and the whole grid with the larger points added.
+    """
+    base = joint[joint["B"] == 1]
+    ds, Ts = sorted(int(v) for v in base["d"].unique()), sorted(int(v) for v in base["T"].unique())
+    lo_d, hi_d = ds[: (len(ds) + 1) // 2], ds[len(ds) // 2 :]
+    lo_T, hi_T = Ts[: (len(Ts) + 1) // 2], Ts[len(Ts) // 2 :]
+    subsets = {
+        f"small d {lo_d}, small T {lo_T}": base[base["d"].isin(lo_d) & base["T"].isin(lo_T)],
+        f"large d {hi_d}, large T {hi_T}": base[base["d"].isin(hi_d) & base["T"].isin(hi_T)],
+        "whole grid": base,
+    }
+    if len(larger):
+        subsets["whole grid + larger points"] = pd.concat([base, larger], ignore_index=True)
+        hi = pd.concat([base[base["d"].isin(hi_d) & base["T"].isin(hi_T)], larger], ignore_index=True)
+        subsets["large half + larger points"] = hi
+    rows = []
+    for name, sub in subsets.items():
+        sub = sub[np.isfinite(sub["plateau_length"])]
+        if len(sub) <= 3:
+            continue
+        fit = fit_power_law(sub, ["d", "T"])
+        rows.append({"grid": name, "runs": fit.n, "α (d)": fit.exponents["d"], "± α": fit.stderr["d"],
+                     "β (T)": fit.exponents["T"], "± β": fit.stderr["T"], "R²": fit.r2})
+    return pd.DataFrame(rows).set_index("grid")
+
+
+# Table 1's own settings (the paper_cpu scale).
 Z = 1.96
-
-
-def law(T: float, d: float, B: float = 1) -> float:
-    """The paper's Figure 3 law at (T, d, B), in steps."""
-    return float(LAW["C"] * d ** LAW["d"] * T ** LAW["T"] * B ** LAW["B"])
-
-
-def paper_points(grid: TransformerGrid = TRANSFORMER_GRIDS["paper"]) -> list[tuple[int, int, int]]:
-    """The (T, d, B) points of the paper's Figure 3 left and middle panels, the ones its law was fitted to."""
-    return [(T, d, 1) for T in grid.T for d in grid.d] + [(grid.T_B, d, B) for B in grid.B if B > 1 for d in grid.d]
-
-
-def our_points(grid: TransformerGrid = TRANSFORMER_GRIDS["paper_cpu"]) -> list[tuple[int, int, int]]:
-    """The (T, d, B) points the paper_cpu scale runs at B = 1 and in the middle panel, in the registry's order."""
-    points = [(T, d, 1) for T in grid.T for d in grid.d] + [(T, d, 1) for T, d in grid.larger]
-    return points + [(grid.T_B, d, B) for B in grid.B if B > 1 for d in grid.d]
-
-
-def point_key(T: int, d: int, B: int) -> str:
-    return f"T{T}_d{d}_B{B}"
-
-
-def law_residual_sd(r2: float = LAW["R2"], n_params: int = 4) -> float:
-    """σ of one point about the paper's law, in log space, from the law's R².
-
-    R² = 1 − SS_res/SS_tot and, for least squares, SS_tot = SS_law + SS_res, so SS_res = (1 − R²)/R² × SS_law,
-    where SS_law is the spread the law itself spans over the points it was fitted to (`paper_points`), which
-    the law determines. Divided by the residual degrees of freedom (n − 4 parameters). At R² = 0.995 on the
-    paper's 32 points this is about 0.09: one point lies within about ±20% of the law (1.96σ)."""
-    logs = np.log([law(T, d, B) for T, d, B in paper_points()])
-    ss_law = float(np.sum((logs - logs.mean()) ** 2))
-    return math.sqrt((1 - r2) / r2 * ss_law / (len(logs) - n_params))
 
 
 def _t_interval(logs: np.ndarray) -> tuple[float, float, float]:

@@ -1,5 +1,5 @@
 """Chapter B3 (beyond the paper): a 2026 follow-up's claims tested on this paper's tasks (the runs:
-`figures.FollowUp`; the tables: `followup`). Each function draws one section's figure, shows its tables, glues its
+`runs.FollowUp`; the tables: `read`). Each function draws one section's figure, shows its tables, glues its
 numbers and records its claims (``checked``)."""
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .. import attention, claims, followup, plotting
-from ..figures import HEAD_PROTOCOLS, PAPER, TASK_VARIANTS, FollowUp
-from ..figures.followup import FollowUpGrid
-from ..metrics import mean_over_seeds
-from ..report import glue_figure, glue_number, glue_text, show_table
-from ..sweep import SweepResult
+from ... import attention, claims, plotting
+from ...paper import PAPER
+from ..ablations.runs import TASK_VARIANTS
+from . import read
+from .runs import HEAD_PROTOCOLS, FollowUp, FollowUpGrid
+from ...metrics import mean_over_seeds
+from ...report import glue_figure, glue_number, glue_text, show_table
+from ...sweep import SweepResult
 
 Results = dict[str, SweepResult]
 HOLDS = {"reproduced": "✓ holds", "agrees": "✓ holds", "differs": "✗ does not hold", "inconclusive": "? inconclusive",
@@ -62,13 +64,13 @@ def entropy(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     """Entropy of the carrying head against the loss, per model, step axis in units of each run's crossing; the
     lag table (glued: entropy_fig, ent_*)."""
     g: FollowUpGrid = figure.grid
-    reg = followup.entropy_lag_table(results["entropy"], "attn_relevant")
+    reg = read.entropy_lag_table(results["entropy"], "attn_relevant")
     reg["model"] = [f"{L}×{H // L}" for L, H in zip(reg["layers"], reg["heads"])]
     V, N = g.recall_point
     rec_runs = results["recall_randomness"].summary
     rec_runs = rec_runs[(rec_runs["n_tokens"] == V) & (rec_runs["n_pairs"] == N)]["run"]
     rec_result = results["recall_randomness"].subset(rec_runs)
-    rec = followup.entropy_lag_table(rec_result, "attn_query_to_value").assign(model="recall 4×4")
+    rec = read.entropy_lag_table(rec_result, "attn_query_to_value").assign(model="recall 4×4")
     table = pd.concat([reg, rec], ignore_index=True)
     table["entropy drop starts (10%) / crossing"] = table["entropy 10%"] / table["crossing"]
 
@@ -141,9 +143,9 @@ def bias(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     learned), and the toy flow from an initial logit gap Δa₀ = s; the 2×4 model, first vs all layers; recall
     (glued: bias_fig, bias_*)."""
     g: FollowUpGrid = figure.grid
-    reg = followup.bias_table(results["bias"])
-    rec = followup.bias_table(results["recall_bias"]).assign(model="recall 4×4")
-    toy = followup.toy_bias_plateaus(*g.point, [s for s in g.bias_s if s > 0])
+    reg = read.bias_table(results["bias"])
+    rec = read.bias_table(results["recall_bias"]).assign(model="recall 4×4")
+    toy = read.toy_bias_plateaus(*g.point, [s for s in g.bias_s if s > 0])
     one = reg[reg["model"] == "1×1"]
     means = (pd.concat([reg, rec]).groupby(["model", "s", "where"], sort=False)
              [["without bias", "with bias", "with bias / s=0", "without bias / s=0", "steps_run"]]
@@ -249,10 +251,10 @@ def heads_and_depth(results: Results, res13: Results, figure: FollowUp, scale: s
     a13 = res13["architectures"].summary
     fig13 = a13[a13["n_layers"] == 1].assign(protocol=FIGURE13_PROTOCOL)
     heads = pd.concat([heads, fig13], ignore_index=True)
-    fits = followup.exponent_table(heads, ["d", "T", "n_heads"], by="protocol")
-    depth_fits = followup.exponent_table(a13.assign(heads=a13["n_heads"].map(lambda h: f"H = {h}")),
+    fits = read.exponent_table(heads, ["d", "T", "n_heads"], by="protocol")
+    depth_fits = read.exponent_table(a13.assign(heads=a13["n_heads"].map(lambda h: f"H = {h}")),
                                          ["d", "T", "n_layers"], by="heads")
-    joint = followup.exponent_table(a13, ["d", "T", "n_layers", "n_heads"])
+    joint = read.exponent_table(a13, ["d", "T", "n_layers", "n_heads"])
 
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.3))
     f = fits.set_index("protocol")
@@ -304,7 +306,7 @@ def mixer(results: Results, scale: str) -> SimpleNamespace:
     """The MLP-Mixer against the 1×1 Transformer on Figure 14's three task variants: plateau against √d·T per
     model, and the ratio of medians (glued: mixer_fig, mixer_*)."""
     mx, tr = results["mixer"], results["transformer_variants"]
-    table = followup.mixer_table(mx, tr, TASK_VARIANTS)
+    table = read.mixer_table(mx, tr, TASK_VARIANTS)
     budget = int(mx.summary["max_steps"].max())
     names = {v: k for k, v in TASK_VARIANTS.items()}
 
@@ -334,7 +336,7 @@ def mixer(results: Results, scale: str) -> SimpleNamespace:
     fig.tight_layout()
     glue_figure("mixer_fig", fig)
     show_table(table, "MLP-Mixer against the 1×1 Transformer (Figure 14's runs), Figure 14's (T, d) grid and budget")
-    fits = followup.exponent_table(pd.concat([runs["MLP-Mixer"], runs["Transformer 1×1"]]), ["d", "T"], by="task")
+    fits = read.exponent_table(pd.concat([runs["MLP-Mixer"], runs["Transformer 1×1"]]), ["d", "T"], by="task")
     show_table(fits, "Plateau ≈ C·d^α·T^β per task variant and model, on the Mixer's (T, d) grid")
     t = table.set_index(["task", "model"])
     positional = float(t.loc[("no feature + fixed position", "MLP-Mixer"), "transformer / mixer"])
@@ -376,9 +378,9 @@ def randomness(results: Results, figure: FollowUp, scale: str) -> SimpleNamespac
     g: FollowUpGrid = figure.grid
     reg, rec = results["randomness"].summary, results["recall_randomness"].summary
     toy = results["toy_sgd"].summary
-    spread = pd.concat([followup.spread_table(reg, ["T", "d"], "regression 1×1"),
-                        followup.spread_table(rec, ["n_tokens", "n_pairs"], "recall 4×4"),
-                        followup.spread_table(toy, ["T", "d"], "toy model, SGD")], ignore_index=True)
+    spread = pd.concat([read.spread_table(reg, ["T", "d"], "regression 1×1"),
+                        read.spread_table(rec, ["n_tokens", "n_pairs"], "recall 4×4"),
+                        read.spread_table(toy, ["T", "d"], "toy model, SGD")], ignore_index=True)
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.3), gridspec_kw={"width_ratios": [2, 1]})
     groups = [(f"regression\n(T, d) = ({T}, {d})", gs["plateau_length"]) for (T, d), gs in reg.groupby(["T", "d"])]
     groups += [(f"recall\n{V} tokens,\n{N} pairs", gs["emergence_step"]) for (V, N), gs in rec.groupby(["n_tokens", "n_pairs"])]
@@ -391,8 +393,8 @@ def randomness(results: Results, figure: FollowUp, scale: str) -> SimpleNamespac
     axes[0].axhline(1.0, color="0.6", lw=0.8, ls=":")
     axes[0].set(ylabel="emergence time / its mean over seeds", title=f"{len(g.random_seeds)} seeds per configuration")
     fractions = (0.25, 0.5, 0.75)
-    early = pd.concat([followup.early_rank_correlation(results["randomness"], "attn_relevant", f, ["T", "d"]).assign(
-        task="regression 1×1", at=f) for f in fractions] + [followup.early_rank_correlation(
+    early = pd.concat([read.early_rank_correlation(results["randomness"], "attn_relevant", f, ["T", "d"]).assign(
+        task="regression 1×1", at=f) for f in fractions] + [read.early_rank_correlation(
             results["recall_randomness"], "attn_query_to_value", f, ["n_tokens", "n_pairs"]).assign(task="recall 4×4", at=f)
         for f in fractions], ignore_index=True)
     for i, ((task, conf), ge) in enumerate(early.groupby(["task", "configuration"], sort=False)):
@@ -405,8 +407,8 @@ def randomness(results: Results, figure: FollowUp, scale: str) -> SimpleNamespac
     fig.tight_layout()
     glue_figure("random_fig", fig)
     show_table(spread, "Emergence times over seeds: spread and shape")
-    sources = pd.concat([followup.source_table(results["sources"].summary, reg, ["T", "d"], "regression 1×1"),
-                         followup.source_table(results["recall_sources"].summary, rec[
+    sources = pd.concat([read.source_table(results["sources"].summary, reg, ["T", "d"], "regression 1×1"),
+                         read.source_table(results["recall_sources"].summary, rec[
                              (rec["n_tokens"] == g.random_recall_points[0][0]) & (rec["n_pairs"] == g.random_recall_points[0][1])],
                              ["n_tokens", "n_pairs"], "recall 4×4")], ignore_index=True)
     show_table(sources[["task", "configuration", "varies", "seeds", "mean", "CV", "max / min"]],
@@ -435,7 +437,7 @@ def randomness(results: Results, figure: FollowUp, scale: str) -> SimpleNamespac
     toy_ref = max(toy_groups, key=lambda v: np.std(v, ddof=1) / np.mean(v))
 
     def weakest(summary: pd.DataFrame, by: list[str], value: str) -> tuple[float, float, float]:
-        ratios = [followup.cv_ratio_interval(g[value].to_numpy(dtype=float), toy_ref) for _, g in summary.groupby(by)]
+        ratios = [read.cv_ratio_interval(g[value].to_numpy(dtype=float), toy_ref) for _, g in summary.groupby(by)]
         return min(ratios, key=lambda r: r[0])
 
     reg_ratio, rec_ratio = weakest(reg, ["T", "d"], "plateau_length"), weakest(rec, ["n_tokens", "n_pairs"], "emergence_step")

@@ -9,9 +9,9 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from ..configs import ToyFlowConfig, ToySGDConfig, check_int
-from ..toy import escape_time, reduced_loss
-from .base import ScaledFigure, int_grid, normalise_grid, p_grid
+from ...configs import ToyFlowConfig, ToySGDConfig, check_int
+from ...toy import escape_time, reduced_loss
+from ..base import ScaledFigure, int_grid, normalise_grid, p_grid
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..configs import TransformerRegressionConfig
-from .base import ScaledFigure
+import math
+
+import numpy as np
+
+from ...configs import TransformerRegressionConfig
+from ...paper import PAPER
+from ..base import ScaledFigure
 
 
 @dataclass(frozen=True)
@@ -153,3 +158,38 @@ class Figure12(ScaledFigure):
 
     def sweeps(self) -> dict[str, list[TransformerRegressionConfig]]:
         return {"p": [r for r in Figure3(scale=self.scale).sweeps()["p"] if r.lr == self.grid.lr]}
+
+
+LAW = PAPER["figure3"]
+
+
+def law(T: float, d: float, B: float = 1) -> float:
+    """The paper's Figure 3 law at (T, d, B), in steps."""
+    return float(LAW["C"] * d ** LAW["d"] * T ** LAW["T"] * B ** LAW["B"])
+
+
+def paper_points(grid: TransformerGrid = TRANSFORMER_GRIDS["paper"]) -> list[tuple[int, int, int]]:
+    """The (T, d, B) points of the paper's Figure 3 left and middle panels, the ones its law was fitted to."""
+    return [(T, d, 1) for T in grid.T for d in grid.d] + [(grid.T_B, d, B) for B in grid.B if B > 1 for d in grid.d]
+
+
+def our_points(grid: TransformerGrid = TRANSFORMER_GRIDS["paper_cpu"]) -> list[tuple[int, int, int]]:
+    """The (T, d, B) points the paper_cpu scale runs at B = 1 and in the middle panel, in the registry's order."""
+    points = [(T, d, 1) for T in grid.T for d in grid.d] + [(T, d, 1) for T, d in grid.larger]
+    return points + [(grid.T_B, d, B) for B in grid.B if B > 1 for d in grid.d]
+
+
+def point_key(T: int, d: int, B: int) -> str:
+    return f"T{T}_d{d}_B{B}"
+
+
+def law_residual_sd(r2: float = LAW["R2"], n_params: int = 4) -> float:
+    """σ of one point about the paper's law, in log space, from the law's R².
+
+    R² = 1 − SS_res/SS_tot and, for least squares, SS_tot = SS_law + SS_res, so SS_res = (1 − R²)/R² × SS_law,
+    where SS_law is the spread the law itself spans over the points it was fitted to (`paper_points`), which
+    the law determines. Divided by the residual degrees of freedom (n − 4 parameters). At R² = 0.995 on the
+    paper's 32 points this is about 0.09: one point lies within about ±20% of the law (1.96σ)."""
+    logs = np.log([law(T, d, B) for T, d, B in paper_points()])
+    ss_law = float(np.sum((logs - logs.mean()) ** 2))
+    return math.sqrt((1 - r2) / r2 * ss_law / (len(logs) - n_params))

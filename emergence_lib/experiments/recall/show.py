@@ -10,12 +10,13 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from .. import claims, plotting, tables
-from ..figures import PAPER, PLACEMENT_SETUPS, RECALL_GRIDS
-from ..figures.recall import RecallGrid
-from ..metrics import first_crossing, wilson_interval
-from ..report import glue_figure, glue_number, glue_text, show_table
-from ..sweep import SweepResult
+from ... import claims, plotting
+from ...paper import PAPER
+from . import read
+from .runs import PLACEMENT_SETUPS, RECALL_GRIDS, RecallGrid
+from ...metrics import first_crossing, wilson_interval
+from ...report import glue_figure, glue_number, glue_text, show_table
+from ...sweep import SweepResult
 
 Results = dict[str, SweepResult]
 
@@ -34,11 +35,11 @@ def figure4(res4: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
     N_tokens per N_pairs with the fitted law, at the best learning rate per point (glued: fig4, fig4_*)."""
     threshold = grid.threshold
     summary4 = res4["grid"].summary
-    every_lr, best = tables.best_lr_table(summary4)
+    every_lr, best = read.best_lr_table(summary4)
     V_max = max(grid.n_tokens)
     curves = res4["grid"].curves
     assert np.isfinite(best["emergence_step"]).all(), "every configuration must emerge at its best lr"
-    table4, fit4 = tables.figure4_fit(best)
+    table4, fit4 = read.figure4_fit(best)
     paper4 = PAPER["figure4"]
 
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.4))
@@ -90,7 +91,7 @@ def threshold_table(res4: Results, grid: RecallGrid, best: pd.DataFrame) -> Simp
     best_res = res4["grid"].subset(runs_best["run"])
     rows = []
     for name, level in levels.items():
-        t = tables.crossing_steps(best_res, level)
+        t = read.crossing_steps(best_res, level)
         m = t.groupby(["n_tokens", "n_pairs"])["emergence_step"].mean()
         for (V, N), v in m.items():
             rows.append({"N_tokens": V, "N_pairs": N, "threshold": name, "steps": v})
@@ -104,8 +105,8 @@ def threshold_table(res4: Results, grid: RecallGrid, best: pd.DataFrame) -> Simp
     thresholds["1/N_pairs"] = [1 / N for N, _ in thresholds.index]
     show_table(thresholds, "Figure 4: steps to three accuracy levels (best lr, seed means), and the accuracy during the plateau", index=True)
     # The same fit at the 2/N_pairs threshold, where it is above the plateau (a check that 50% is not special):
-    pairs_t = tables.crossing_steps(best_res, levels[pairs_key])
-    _, fit_pairs = tables.figure4_fit(tables.best_lr_table(pairs_t)[1]) if np.isfinite(pairs_t["emergence_step"]).all() else (None, None)
+    pairs_t = read.crossing_steps(best_res, levels[pairs_key])
+    _, fit_pairs = read.figure4_fit(read.best_lr_table(pairs_t)[1]) if np.isfinite(pairs_t["emergence_step"]).all() else (None, None)
     glue_number("fig4_pairs_beta", fit_pairs.exponents["N_pairs"] if fit_pairs is not None else float("nan"), ".2f")
     glue_number("fig4_pairs_alpha", fit_pairs.exponents["N_tokens"] if fit_pairs is not None else float("nan"), ".2f")
     return SimpleNamespace(thresholds=thresholds, fit_pairs=fit_pairs, paper_key=paper_key, ours_key=ours_key)
@@ -122,7 +123,7 @@ def learning_rates(res4: Results, every_lr: pd.DataFrame, best: pd.DataFrame) ->
     glue_text("fig4_chosen_lr", f"{chosen[0]:g} is the fastest learning rate at every point" if len(chosen) == 1
               else f"the fastest learning rate varies between points ({', '.join(f'{v:g}' for v in sorted(chosen))})")
     if len(res4["lr_probe"].summary):
-        probe = tables.best_lr_table(pd.concat([summary4, res4["lr_probe"].summary]))[0]
+        probe = read.best_lr_table(pd.concat([summary4, res4["lr_probe"].summary]))[0]
         probe = probe[probe.set_index(["n_tokens", "n_pairs"]).index.isin(res4["lr_probe"].summary.set_index(["n_tokens", "n_pairs"]).index)]
         probe = probe.pivot_table(index=["n_pairs", "n_tokens"], columns="lr", values="emergence_step")
         probe.columns = [f"lr {c:g}" for c in probe.columns]
@@ -134,9 +135,9 @@ def figure4_layer_norm(res4: Results, grid: RecallGrid, f4: SimpleNamespace, sca
     (glued: fig4_ln, fig4_ln_*, fig4_noln_*)."""
     table4, fit4, paper4, threshold = f4.table4, f4.fit4, f4.paper4, grid.threshold
     no_ln = res4["grid_no_ln"].summary
-    best_no_ln = tables.best_lr_table(no_ln)[1]
+    best_no_ln = read.best_lr_table(no_ln)[1]
     assert np.isfinite(best_no_ln["emergence_step"]).all(), "every configuration must emerge without LayerNorm too"
-    table_no_ln, fit_no_ln = tables.figure4_fit(best_no_ln)
+    table_no_ln, fit_no_ln = read.figure4_fit(best_no_ln)
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.6), sharey=True)
     for ax, (name, table, fit) in zip(axes, [("pre-LN (the text; this book's default)", table4, fit4),
                                              ("no LayerNorm (Table 1)", table_no_ln, fit_no_ln)]):
@@ -186,7 +187,7 @@ def figure5(res5: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
         axes[0, j].set(ylabel="test accuracy (no repetition)", title="in-context repetition $B$" if by == "B" else "cross-sample repetition $p$")
         axes[1, j].set(xlabel="step", ylabel="test loss")
         axes[0, j].legend()
-        speed[by] = tables.speedups(res.summary, by)
+        speed[by] = read.speedups(res.summary, by)
     plotting.label_panels(axes)
     fig.tight_layout()
     glue_figure("fig5", fig)
@@ -201,9 +202,9 @@ def figure5(res5: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
 
 
 def overfitting(res5: Results, threshold: float, f5: SimpleNamespace, scale: str) -> SimpleNamespace:
-    """Figure 5's overfitting measures per setting (`tables.repetition_table`; glued: fig5_B_*, fig5_p_*, fig5_pmax_*)."""
+    """Figure 5's overfitting measures per setting (`read.repetition_table`; glued: fig5_B_*, fig5_p_*, fig5_pmax_*)."""
     sB, sp = f5.sB, f5.sp
-    over = tables.repetition_table({"B": res5["B"], "p": res5["p"]}, threshold)
+    over = read.repetition_table({"B": res5["B"], "p": res5["p"]}, threshold)
     show_table(over, "Figure 5: overfitting measures per setting (seed means)", index=True)
     ob = over.loc["B"].reset_index().set_index("B")
     op = over.loc["p"].reset_index().set_index("p")
@@ -245,11 +246,11 @@ def figure5_layer_norm(res5: Results, threshold: float) -> SimpleNamespace:
     speed_rows = []
     for reading, suffix in [("pre-LN", ""), ("no LN", "_no_ln")]:
         for by in ("B", "p"):
-            for _, row in tables.speedups(res5[by + suffix].summary, by).iterrows():
+            for _, row in read.speedups(res5[by + suffix].summary, by).iterrows():
                 speed_rows.append({"sweep": by, "value": row[by], "reading": reading, "steps to threshold (test)": row["emergence_step"],
                                    "speed-up": row["speedup"]})
     speed_both = pd.DataFrame(speed_rows).pivot_table(index=["sweep", "value"], columns="reading", values=["steps to threshold (test)", "speed-up"])
-    over_no_ln = tables.repetition_table({"B": res5["B_no_ln"], "p": res5["p_no_ln"]}, threshold)
+    over_no_ln = read.repetition_table({"B": res5["B_no_ln"], "p": res5["p_no_ln"]}, threshold)
     s_pre, s_none = speed_both["speed-up"]["pre-LN"], speed_both["speed-up"]["no LN"]  # index: (sweep, value)
     e_pre, e_none = speed_both["steps to threshold (test)"]["pre-LN"], speed_both["steps to threshold (test)"]["no LN"]
     glue_number("fig5_ln_minutes", pd.concat([res5["B_no_ln"].summary, res5["p_no_ln"].summary]).drop_duplicates("run")["seconds"].sum() / 60, ".0f")
@@ -307,7 +308,7 @@ def figure16(res16: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
 def figure17(res17: Results, grid: RecallGrid) -> SimpleNamespace:
     """Figure 17: test accuracy per seed, and the value → key and query → value weights per layer and head of the
     first seed, over training (glued: fig17, fig17_seed, fig17_N)."""
-    att = tables.attention_summary(res17["attention"])
+    att = read.attention_summary(res17["attention"])
     L = int(att["layer"].max())
     seed0 = grid.seeds[0]
     emerge = res17["attention"].summary.set_index("seed")["emergence_step"]
@@ -350,7 +351,7 @@ def figure17_layers(f17: SimpleNamespace, scale: str) -> SimpleNamespace:
     for (kind, s, layer), g in att.groupby(["kind", "seed", "layer"]):
         m = g.groupby("step")["weight"].mean()
         rows.append({"kind": kind, "seed": s, "layer": layer, "start": m.iloc[0], "end": m.iloc[-1], "max": m.max(),
-                     "half-way step": tables.rise_step(m.index.to_numpy(), m.to_numpy()), "emergence step": emerge[s]})
+                     "half-way step": read.rise_step(m.index.to_numpy(), m.to_numpy()), "emergence step": emerge[s]})
     layers = pd.DataFrame(rows)
     layers["half-way / emergence"] = layers["half-way step"] / layers["emergence step"]
     show_table(layers, "Figure 17: each layer's weight (heads averaged) per pattern and seed")
@@ -371,9 +372,9 @@ def figure17_placement(res17: Results, scale: str) -> SimpleNamespace:
     """Where copying and selection form under each set-up and number of pairs: the final weight per layer and head
     (a heat map), and the layer most seeds put each pattern in (glued: fig17_placement, fig17_place_*)."""
     place = res17["placement"]
-    table = tables.placement_table(place)
-    where = tables.placement_summary(table)
-    final = tables.final_attention(place)
+    table = read.placement_table(place)
+    where = read.placement_summary(table)
+    final = read.final_attention(place)
     SETUP_NAMES = {("pre", "lookup"): "pre-LN, lookup", ("post", "lookup"): "post-LN, lookup",
                    ("none", "lookup"): "no LN, lookup", ("none", "linear"): "no LN, linear"}
     final["set-up"] = [SETUP_NAMES.get(k, f"{k[0]}, {k[1]}") for k in zip(final["layer_norm"], final["embedding"])]

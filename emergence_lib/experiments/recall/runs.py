@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from ..configs import TransformerRecallConfig
-from .base import ScaledFigure
+from ...configs import TransformerRecallConfig
+from ..base import ScaledFigure
 
 
 @dataclass(frozen=True)

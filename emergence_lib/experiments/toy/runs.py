@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..configs import ConfigError, ToyFlowConfig, ToyFullGDConfig, check_int, check_threshold
-from ..toy import escape_time
-from .base import PLATEAU_PPD, ScaledFigure, int_grid, normalise_grid, p_grid
+from ...configs import ConfigError, ToyFlowConfig, ToyFullGDConfig, check_int, check_threshold
+from ...toy import escape_time
+from ..base import PLATEAU_PPD, ScaledFigure, int_grid, normalise_grid, p_grid
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
-"""Beyond the paper (3): reading the runs of `figures.FollowUp`, a 2026 follow-up's six claims on these tasks.
+"""Beyond the paper (3): reading the runs of `runs.FollowUp`, a 2026 follow-up's six claims on these tasks.
 
 Every function takes sweep results (`sweep.SweepResult`) and returns a tidy table; the chapter
-(chapters/B3_followup.ipynb, through `panels.followup`) plots them and checks the claims.
+(chapters/B3_followup.ipynb, through `show`) plots them and checks the claims.
 
 * `entropy_lag_table`: when the attention entropy of the carrying head drops, against when the loss drops;
 * `bias_table`, `toy_bias_plateaus`: the plateau under an attention-bias intervention, and its toy analogue;
@@ -18,10 +18,10 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from . import attention
-from .metrics import NOT_REACHED, fit_power_law, plateau_length, time_to_fraction
-from .sweep import SweepResult
-from .toy import reduced_flow
+from ... import attention
+from ...metrics import NOT_REACHED, fit_power_law, plateau_length, time_to_fraction
+from ...sweep import SweepResult
+from ...toy import reduced_flow
 
 
 def _measure(summary: pd.DataFrame) -> str:

@@ -1,0 +1,59 @@
+"""The book's experiments, one folder each; the figure-to-code map is one lookup, `figures()["figure3"]` is
+`Figure3`. Each folder holds three files:
+
+  runs.py   the figure configs: a scale in, typed grids, the run configs out (`base.ScaledFigure`)
+  read.py   readers: tidy tables from the sweep results (seed means, fits, crossings); nothing is trained
+  show.py   what a chapter shows: its figures, tables and glued numbers, and the claims it checks
+
+  toy           Figures 1, 2 and the Figure 2 constant (chapters 01, 02)
+  toy_appendix  Figures 6–10 (A1, A2; its readers live beside its views in show.py)
+  regression    Figures 3, 11, 12 and Table 1's own settings (03, A3)
+  recall        Figures 4, 5, 16, 17 (04, A5)
+  ablations     Figures 13–15 (A4)
+  steering      the book's own experiment: data-diversity schedules (B1)
+  prediction    the book's own experiment: predicting emergence before training (B2)
+  followup      a 2026 follow-up's claims tested on these tasks (B3)
+
+`base` holds what every experiment shares: FigureConfig, ScaledFigure, the scale's cache, grid validators.
+The paper's numbers are in `emergence_lib.paper`. Nothing in a runs.py imports a read.py or show.py, and no
+read.py imports a show.py: the imports go runs → read → show (tests/test_structure.py).
+"""
+
+from __future__ import annotations
+
+from .base import PLATEAU_PPD, SMOKE_CACHE_ENV, FigureConfig, ScaledFigure, cache_for, confirm_long_work
+from .ablations.runs import ABLATION_GRIDS, TASK_VARIANTS, Figure13, Figure14, Figure15
+from .followup.runs import FOLLOWUP_GRIDS, HEAD_PROTOCOLS, FollowUp
+from .prediction.runs import HELD_OUT, Prediction
+from .recall.runs import PLACEMENT_SETUPS, RECALL_GRIDS, Figure4, Figure5, Figure16, Figure17
+from .regression.runs import TRANSFORMER_GRIDS, Figure3, Figure11, Figure12
+from .steering.runs import STEERING_GRIDS, Steering
+from .toy.runs import FIGURE1_GRIDS, FIGURE2_GRIDS, Figure1, Figure2, Figure2Constant
+from .toy_appendix.runs import Figure6, Figure7, Figure8, Figure9, Figure10
+
+REGISTRY: dict[str, type[ScaledFigure]] = {
+    "figure1": Figure1, "figure2": Figure2, "figure2_constant": Figure2Constant,
+    "figure3": Figure3, "figure4": Figure4, "figure5": Figure5,
+    "figure6": Figure6, "figure7": Figure7, "figure8": Figure8, "figure9": Figure9, "figure10": Figure10,
+    "figure11": Figure11, "figure12": Figure12, "figure13": Figure13, "figure14": Figure14, "figure15": Figure15,
+    "figure16": Figure16, "figure17": Figure17,
+    "steering": Steering, "prediction": Prediction, "followup": FollowUp,
+}
+
+
+def figures() -> dict[str, type[ScaledFigure]]:
+    """Figure name → figure config class (the command line and tests iterate over it)."""
+    return dict(REGISTRY)
+
+
+__all__ = [
+    "PLATEAU_PPD", "SMOKE_CACHE_ENV", "FigureConfig", "ScaledFigure", "cache_for", "confirm_long_work",
+    "ABLATION_GRIDS", "TASK_VARIANTS", "Figure13", "Figure14", "Figure15",
+    "HELD_OUT", "STEERING_GRIDS", "Prediction", "Steering",
+    "FOLLOWUP_GRIDS", "HEAD_PROTOCOLS", "FollowUp",
+    "PLACEMENT_SETUPS", "RECALL_GRIDS", "Figure4", "Figure5", "Figure16", "Figure17",
+    "TRANSFORMER_GRIDS", "Figure3", "Figure11", "Figure12",
+    "FIGURE1_GRIDS", "FIGURE2_GRIDS", "Figure1", "Figure2", "Figure2Constant",
+    "Figure6", "Figure7", "Figure8", "Figure9", "Figure10",
+    "REGISTRY", "figures",
+]
