@@ -77,7 +77,8 @@ def cmd_run(args: argparse.Namespace) -> None:
     # From the command line a corrupt file is reported by name and recomputed, never used.
     cache = ResultCache(on_corrupt="recompute")
     cache.check_writable(fig.runs())  # every sweep of the figure, before the first one computes
-    if args.scale in ("paper_cpu", "paper") and resolve_device(args.device) == "cpu":
+    device = resolve_device(args.device)  # once, before any compute; the sweeps get the resolved name
+    if args.scale in ("paper_cpu", "paper") and device == "cpu":
         missing = [r for r in {run_key(r): r for r in fig.runs()}.values() if cache.load(r) is None]
         est = cpu_estimate(missing)
         if est is not None:
@@ -88,11 +89,11 @@ def cmd_run(args: argparse.Namespace) -> None:
             print(f"{args.figure} {args.scale}: the missing runs: {est.describe()}", flush=True)
             # Cheapest first: an interrupted run leaves the most points complete.
             order = est.cheapest_first(missing)
-            result = run_sweep(order, cache, desc=f"{args.figure} {args.scale}", device=args.device,
+            result = run_sweep(order, cache, desc=f"{args.figure} {args.scale}", device=device,
                                executor=args.executor, workers=args.workers, scheduler=args.scheduler)
             print(f"{args.figure} (all sweeps, cheapest first): {result!r}")
     for key, runs in fig.sweeps().items():
-        result = run_sweep(runs, cache, desc=f"{args.figure} {key}", device=args.device, executor=args.executor,
+        result = run_sweep(runs, cache, desc=f"{args.figure} {key}", device=device, executor=args.executor,
                            workers=args.workers, scheduler=args.scheduler)
         print(f"{args.figure} {key}: {result!r}")
 

@@ -25,7 +25,6 @@ import torch.nn.functional as F
 from . import attention
 from .results import RunResult
 from .configs import Architecture, RecallTask, RegressionTask, TransformerRecallConfig, TransformerRegressionConfig, fields_of
-from .devices import resolve_device
 from .metrics import NOT_REACHED, first_crossing, plateau_length
 from .schedules import DiversitySchedule, repetition_at
 from .tasks import AssociativeRecallTask, RecallBatch, SingleLocationRegression, sample_ensemble, sample_recall_ensemble
@@ -368,10 +367,10 @@ class RegressionTraining(TaskTraining):
 
 
 def train_regression(configs: Sequence[TransformerRegressionConfig], device: str = "cpu") -> list[RunResult]:
-    """Train the seeds of ``configs`` together on single-location regression. They must differ only in their seed."""
+    """Train the seeds of ``configs`` together on single-location regression. They must differ only in their seed.
+    ``device``: a resolved name ("cpu", "cuda[:N]"; `sweep.run_sweep` resolves "auto")."""
     t0 = time.perf_counter()
     configs, c, seeds = seed_group(configs, "train_regression")
-    device = resolve_device(device)
     return train_ensemble(RegressionTraining(c, seeds, device), configs, device, t0)
 
 
@@ -482,5 +481,4 @@ def train_recall(configs: Sequence[TransformerRecallConfig], device: str = "cpu"
     """Train the seeds of ``configs`` (which differ only in their seed) together on associative recall."""
     t0 = time.perf_counter()
     configs, c, seeds = seed_group(configs, "train_recall")
-    device = resolve_device(device)
     return train_ensemble(RecallTraining(c, seeds, device), configs, device, t0)

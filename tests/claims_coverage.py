@@ -10,8 +10,8 @@ from emergence_lib.claims import CHAPTER_FIGURES, REGISTRY, claims_of
 
 def recorded_in_source(chapter_source: str) -> set[str]:
     """The claim keys a chapter's code hands to `record` (read from its source: literal keys and f-string patterns)."""
-    keys = set(re.findall(r"claims\.record(?:_fit)?\(\s*\"([^\"]+)\"", chapter_source))
-    for pattern in re.findall(r"claims\.record(?:_fit)?\(\s*f\"([^\"]+)\"", chapter_source):
+    keys = set(re.findall(r"(?:claims|ctx)\.record(?:_fit)?\(\s*\"([^\"]+)\"", chapter_source))
+    for pattern in re.findall(r"(?:claims|ctx)\.record(?:_fit)?\(\s*f\"([^\"]+)\"", chapter_source):
         rx = re.compile("^" + re.sub(r"\\\{[^}]*\\\}", "[^.]+", re.escape(pattern)) + "$")
         keys |= {k for k in REGISTRY if rx.match(k)}
     return keys
@@ -28,8 +28,10 @@ def panel_sources(chapter_source: str) -> str:
 
     folder = Path(emergence_lib.__file__).resolve().parent / "experiments"
     out = []
-    for group, alias in re.findall(r"from emergence_lib\.experiments\.(\w+) import show(?: as (\w+))?", chapter_source):
-        alias = alias or "show"
+    for group, names in re.findall(r"from emergence_lib\.experiments\.(\w+) import ([\w ,]+)", chapter_source):
+        if "show" not in [n.strip() for n in names.split(",")]:
+            continue
+        alias = "show"
         text = (folder / group / "show.py").read_text()
         called = set(re.findall(rf"\b{alias}\.(\w+)\(", chapter_source))
         out += [ast.get_source_segment(text, node) or "" for node in ast.parse(text).body

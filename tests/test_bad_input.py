@@ -207,7 +207,9 @@ def test_long_work_on_a_cpu_is_refused_wherever_it_starts(data_dir, monkeypatch)
         confirm_long_work("yes")
 
 
-def test_every_chapter_passes_its_confirm_cost_to_the_guard():
+def test_every_chapter_passes_its_parameters_to_its_context():
+    """Every chapter starts with `experiments.chapter_context(scale, device, confirm_cost)`: its parameters checked
+    before any compute, its confirm_cost handed to the long-work guard, its runs through `Context.run`."""
     import json
     from pathlib import Path
 
@@ -217,7 +219,27 @@ def test_every_chapter_passes_its_confirm_cost_to_the_guard():
         nb = json.loads(path.read_text())
         params = "".join(next(c["source"] for c in nb["cells"] if "parameters" in c["metadata"].get("tags", [])))
         code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
-        assert "confirm_cost = False" in params and "confirm_long_work(confirm_cost)" in code, path.name
+        assert "confirm_cost = False" in params, path.name
+        assert "ctx = experiments.chapter_context(scale, device, confirm_cost)" in code, path.name
+        assert ".run(device=" not in code and "resolve_device" not in code, path.name  # runs go through ctx
+
+
+def test_a_context_checks_its_parameters_before_any_compute():
+    from emergence_lib.experiments import Context, Figure1
+
+    with pytest.raises(ConfigError, match="scale"):
+        Context("laptop")
+    with pytest.raises(ConfigError, match="device must be"):
+        Context("smoke", device="tpu")
+    with pytest.raises(ConfigError, match="device must be"):
+        Context("smoke", device=None)  # type: ignore[arg-type]  # what `-p device None` reaches
+    with pytest.raises(ConfigError, match="confirm_cost must be True or False"):
+        Context("smoke", confirm_cost="yes")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="at scale 'cpu', this chapter at 'smoke'"):
+        Context("smoke").run(Figure1(scale="cpu"))
+    ctx = Context("smoke")
+    assert ctx.smoke and ctx.tolerance(smoke=0.5, otherwise=0.9) == 0.5
+    assert Context("cpu").tolerance(smoke=0.5, otherwise=0.9) == 0.9
 
 
 def test_smoke_runs_never_go_into_data(monkeypatch):

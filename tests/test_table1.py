@@ -175,12 +175,13 @@ def test_table1_panel_judges_a_complete_scale(monkeypatch, scale_law, expected):
     import matplotlib
 
     matplotlib.use("Agg")
+    from emergence_lib.experiments import Context
     from emergence_lib.experiments.regression import show
 
     synthetic = _synthetic_paper_cpu(scale_law)
     monkeypatch.setattr(Figure3, "cached", lambda self: synthetic)
     cpu_tables = {"T": pd.DataFrame({"T": [32, 64], "d": [16, 16], "plateau_length": [300.0, 700.0]})}
-    t1 = show.table1_settings("cpu", cpu_tables)
+    t1 = show.table1_settings(Context("cpu"), cpu_tables)
     status = {r.claim.key: r.status for r in t1.checked}
     points = [k for k in status if k.endswith(("_B1", "_B2", "_B4"))]
     assert len(points) == len(runs.our_points()), "every point is judged once all its seeds are in"

@@ -14,7 +14,8 @@
   prediction    the book's own experiment: predicting emergence before training (B2)
   followup      a 2026 follow-up's claims tested on these tasks (B3)
 
-`base` holds what every experiment shares: FigureConfig, ScaledFigure, the scale's cache, grid validators.
+`base` holds what every experiment shares: FigureConfig, ScaledFigure, the scale's cache, grid validators;
+`context` the `Context` a chapter hands its show functions (scale, device, tolerances).
 The paper's numbers are in `emergence_lib.paper`. Nothing in a runs.py imports a read.py or show.py, and no
 read.py imports a show.py: the imports go runs → read → show (tests/test_structure.py).
 """
@@ -22,6 +23,7 @@ read.py imports a show.py: the imports go runs → read → show (tests/test_str
 from __future__ import annotations
 
 from .base import PLATEAU_PPD, SMOKE_CACHE_ENV, FigureConfig, ScaledFigure, cache_for, confirm_long_work
+from .context import Context, chapter_context
 from .ablations.runs import ABLATION_GRIDS, TASK_VARIANTS, Figure13, Figure14, Figure15
 from .followup.runs import FOLLOWUP_GRIDS, HEAD_PROTOCOLS, FollowUp
 from .prediction.runs import HELD_OUT, Prediction
@@ -47,7 +49,7 @@ def figures() -> dict[str, type[ScaledFigure]]:
 
 
 __all__ = [
-    "PLATEAU_PPD", "SMOKE_CACHE_ENV", "FigureConfig", "ScaledFigure", "cache_for", "confirm_long_work",
+    "PLATEAU_PPD", "SMOKE_CACHE_ENV", "FigureConfig", "ScaledFigure", "cache_for", "confirm_long_work", "Context", "chapter_context",
     "ABLATION_GRIDS", "TASK_VARIANTS", "Figure13", "Figure14", "Figure15",
     "HELD_OUT", "STEERING_GRIDS", "Prediction", "Steering",
     "FOLLOWUP_GRIDS", "HEAD_PROTOCOLS", "FollowUp",

@@ -114,7 +114,9 @@ class FigureConfig:
 
         At the paper_cpu and paper scales on a machine without a GPU, missing Transformer runs are first estimated
         (`estimate`: every distinct shape timed) and refused above `LONG_WORK_HOURS` unless ``confirm_cost`` (or
-        `confirm_long_work`) says yes: the same guard wherever the work starts (a chapter under papermill, a script)."""
+        `confirm_long_work`) says yes: the same guard wherever the work starts (a chapter under papermill, a script).
+        ``device`` is resolved here, once, before any compute ("auto" → "cuda" or "cpu"); the sweeps get the name."""
+        device = resolve_device(device)
         cache = cache_for(self.scale)
         if cache is not None:  # every sweep's missing runs can be stored, before the first sweep computes
             cache.check_writable([r for r in self.runs() if not cache.path(r).is_file()])
@@ -129,7 +131,7 @@ class FigureConfig:
     def _guard_long_work(self, cache: ResultCache | None, device: str, confirm_cost: bool) -> None:
         if self.scale not in ("paper_cpu", "paper") or cache is None or confirm_cost or _CONFIRMED["long_work"]:
             return
-        if resolve_device(device) != "cpu":
+        if device != "cpu":  # resolved by `run`
             return
         missing = [r for r in {run_key(r): r for r in self.runs()}.values()
                    if r.kind in ("transformer_regression", "transformer_recall") and not cache.path(r).exists()]

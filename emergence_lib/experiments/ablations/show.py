@@ -8,13 +8,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ... import claims, plotting
+from ... import plotting
 from ...paper import PAPER
 from . import read
 from .runs import TASK_VARIANTS, AblationGrid
 from ...metrics import compare_fits, fit_power_law, mean_over_seeds, t_quantile_975
 from ...report import glue_figure, glue_number, glue_text, show_table
 from ...sweep import SweepResult
+from ..context import Context
 
 Results = dict[str, SweepResult]
 paper = PAPER
@@ -56,7 +57,7 @@ def figure13(res13: Results, grid: AblationGrid) -> SimpleNamespace:
     return SimpleNamespace(table13=table13, fit13=fit13, fits13=fits13)
 
 
-def figure13_ratios(f13: SimpleNamespace, scale: str) -> SimpleNamespace:
+def figure13_ratios(f13: SimpleNamespace, ctx: Context) -> SimpleNamespace:
     """Each architecture's plateau over the 1×1 model's, and the layer and head exponents with their errors
     (glued: fig13_se_l, fig13_se_h, fig13_z)."""
     table13, fit13 = f13.table13, f13.fit13
@@ -72,9 +73,9 @@ def figure13_ratios(f13: SimpleNamespace, scale: str) -> SimpleNamespace:
     glue_number("fig13_se_l", se_l, ".3f")
     glue_number("fig13_se_h", se_h, ".3f")
     glue_number("fig13_z", z, ".1f")
-    checked += [claims.record_fit("figure13.heads_exponent", fit13, "heads", scale),
-                claims.record_fit("figure13.layers_exponent", fit13, "layers", scale)]
-    checked.append(claims.record_fit("figure13.d_exponent", fit13, "d", scale))
+    checked += [ctx.record_fit("figure13.heads_exponent", fit13, "heads"),
+                ctx.record_fit("figure13.layers_exponent", fit13, "layers")]
+    checked.append(ctx.record_fit("figure13.d_exponent", fit13, "d"))
     return SimpleNamespace(lam=lam, eta=eta, se_l=se_l, se_h=se_h, checked=checked)
 
 
@@ -154,7 +155,7 @@ def figure14_spread(res14: Results) -> pd.DataFrame:
     return spread
 
 
-def figure14_position_cost(fits14: dict, scale: str) -> SimpleNamespace:
+def figure14_position_cost(fits14: dict, ctx: Context) -> SimpleNamespace:
     """The T exponent a random position adds over a fixed one, in standard errors (glued: fig14_gap, fig14_gap_se)."""
     checked = []
     beta = {name: f.exponents["T"] for name, f in fits14.items()}
@@ -167,12 +168,12 @@ def figure14_position_cost(fits14: dict, scale: str) -> SimpleNamespace:
     # residual degrees of freedom (the conservative choice).
     t = t_quantile_975(max(min(fits14[rand].n, fits14[fixed].n) - len(fits14[rand].predictors) - 1, 1))
     half = t * np.hypot(se[rand], se[fixed])
-    checked.append(claims.record("figure14.position_cost", beta[rand] - beta[fixed], scale,
+    checked.append(ctx.record("figure14.position_cost", beta[rand] - beta[fixed],
                                  interval=(beta[rand] - beta[fixed] - half, beta[rand] - beta[fixed] + half)))
-    checked += [claims.record_fit("figure14.d_exponent_random_position", fits14[rand], "d", scale),
-                claims.record_fit("figure14.d_exponent_fixed_position", fits14[fixed], "d", scale),
-                claims.record_fit("figure14.d_exponent_no_feature", fits14[nofeat], "d", scale),
-                claims.record_fit("figure14.T_exponent_no_feature", fits14[nofeat], "T", scale)]
+    checked += [ctx.record_fit("figure14.d_exponent_random_position", fits14[rand], "d"),
+                ctx.record_fit("figure14.d_exponent_fixed_position", fits14[fixed], "d"),
+                ctx.record_fit("figure14.d_exponent_no_feature", fits14[nofeat], "d"),
+                ctx.record_fit("figure14.T_exponent_no_feature", fits14[nofeat], "T")]
     return SimpleNamespace(beta=beta, gap=gap, rand=rand, fixed=fixed, nofeat=nofeat, checked=checked)
 
 
@@ -199,7 +200,7 @@ def figure15_search(res15: Results, grid: AblationGrid) -> SimpleNamespace:
     return SimpleNamespace(search=search, chosen=chosen)
 
 
-def figure15(res15: Results, grid: AblationGrid, chosen: dict[str, float], scale: str) -> SimpleNamespace:
+def figure15(res15: Results, grid: AblationGrid, chosen: dict[str, float], ctx: Context) -> SimpleNamespace:
     """Figure 15: SGD against Adam, plateau vs d per T with each law, and Adam's speed-up per point
     (glued: fig15, fig15_*)."""
     checked = []
@@ -239,8 +240,8 @@ def figure15(res15: Results, grid: AblationGrid, chosen: dict[str, float], scale
     glue_number("fig15_adam_T", fits15["adam"].exponents["T"], ".2f")
     glue_number("fig15_sgd_d", fits15["sgd"].exponents["d"], ".2f")
     glue_number("fig15_adam_d", fits15["adam"].exponents["d"], ".2f")
-    checked += [claims.record("figure15.adam_speedup", top["speed-up"], scale),
-                claims.record_fit("figure15.sgd_T_exponent", fits15["sgd"], "T", scale)]
-    checked += [claims.record_fit("figure15.adam_d_exponent", fits15["adam"], "d", scale),
-                claims.record_fit("figure15.adam_T_exponent", fits15["adam"], "T", scale)]
+    checked += [ctx.record("figure15.adam_speedup", top["speed-up"]),
+                ctx.record_fit("figure15.sgd_T_exponent", fits15["sgd"], "T")]
+    checked += [ctx.record_fit("figure15.adam_d_exponent", fits15["adam"], "d"),
+                ctx.record_fit("figure15.adam_T_exponent", fits15["adam"], "T")]
     return SimpleNamespace(fits15=fits15, tables15=tables15, both=both, checked=checked)

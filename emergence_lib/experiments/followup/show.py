@@ -10,9 +10,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ... import attention, claims, plotting
+from ... import attention, plotting
 from ...paper import PAPER
 from ..ablations.runs import TASK_VARIANTS
+from ..context import Context
 from . import read
 from .runs import HEAD_PROTOCOLS, FollowUp, FollowUpGrid
 from ...metrics import mean_over_seeds
@@ -60,7 +61,7 @@ def _ratio_axes(ax, values: pd.Series, **labels: str) -> None:
 # ------------------------------------------------------------------ 1. attention entropy
 
 
-def entropy(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
+def entropy(results: Results, figure: FollowUp, ctx: Context) -> SimpleNamespace:
     """Entropy of the carrying head against the loss, per model, step axis in units of each run's crossing; the
     lag table (glued: entropy_fig, ent_*)."""
     g: FollowUpGrid = figure.grid
@@ -130,15 +131,15 @@ def entropy(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     glue_number("ent_recall_logT", float(table.loc[is_rec, "log T"].iloc[0]), ".2f")
     glue_text("ent_point", f"(T, d) = {g.point}")
     glue_text("ent_recall_point", f"{V} tokens, {N} pairs")
-    checked = [claims.record("followup.entropy_lag_regression", reg_lag, scale),
-               claims.record("followup.entropy_lag_recall", rec_lag, scale)]
+    checked = [ctx.record("followup.entropy_lag_regression", reg_lag),
+               ctx.record("followup.entropy_lag_recall", rec_lag)]
     return SimpleNamespace(table=table, lag=lag, checked=checked)
 
 
 # ------------------------------------------------------------------ 2. attention-bias intervention
 
 
-def bias(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
+def bias(results: Results, figure: FollowUp, ctx: Context) -> SimpleNamespace:
     """Plateau against the bias s: the Transformer with the bias (as trained) and without it (what its weights
     learned), and the toy flow from an initial logit gap Δa₀ = s; the 2×4 model, first vs all layers; recall
     (glued: bias_fig, bias_*)."""
@@ -229,16 +230,16 @@ def bias(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
     glue_number("bias_recall_s", s_max, "g")
     unbiased = rec[(rec["s"] == s_max)]["without bias"]
     glue_text("bias_recall_learned", f"{int(np.isfinite(unbiased).sum())} of {len(unbiased)}")
-    checked = [claims.record("followup.bias_speedup_regression", 1 / at_top["with bias / s=0"], scale),
-               claims.record("followup.bias_toy_match", abs(np.log(at_top["with bias / s=0"] / toy_top)), scale),
-               claims.record("followup.bias_speedup_recall", rec_speed, scale)]
+    checked = [ctx.record("followup.bias_speedup_regression", 1 / at_top["with bias / s=0"]),
+               ctx.record("followup.bias_toy_match", abs(np.log(at_top["with bias / s=0"] / toy_top))),
+               ctx.record("followup.bias_speedup_recall", rec_speed)]
     return SimpleNamespace(table=reg, recall=rec, toy=toy, means=means, checked=checked)
 
 
 # ------------------------------------------------------------------ 3–4. heads and depth
 
 
-def heads_and_depth(results: Results, res13: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
+def heads_and_depth(results: Results, res13: Results, figure: FollowUp, ctx: Context) -> SimpleNamespace:
     """Plateau against the head count under both protocols (and Figure 13's), and against depth (Figure 13's runs);
     the fitted exponents (glued: heads_fig, heads_*, depth_*)."""
     s = results["heads"].summary.copy()
@@ -292,9 +293,9 @@ def heads_and_depth(results: Results, res13: Results, figure: FollowUp, scale: s
                         ("depth_lam_min", lam_min), ("depth_lam_max", lam_max),
                         ("depth_paper", PAPER["figure13"]["layers"]), ("heads_paper", PAPER["figure13"]["heads"])):
         glue_number(name, value, "+.2f")
-    checked = [claims.record("followup.heads_fixed_width", eta_width, scale),
-               claims.record("followup.heads_fixed_head_dim", eta_dim, scale),
-               claims.record("followup.depth", lam_min, scale)]
+    checked = [ctx.record("followup.heads_fixed_width", eta_width),
+               ctx.record("followup.heads_fixed_head_dim", eta_dim),
+               ctx.record("followup.depth", lam_min)]
     return SimpleNamespace(heads=heads, fits=fits, depth_fits=depth_fits, eta_width=eta_width, eta_dim=eta_dim,
                            lam_min=lam_min, lam_max=lam_max, checked=checked)
 
@@ -302,7 +303,7 @@ def heads_and_depth(results: Results, res13: Results, figure: FollowUp, scale: s
 # ------------------------------------------------------------------ 5. MLP-Mixer
 
 
-def mixer(results: Results, scale: str) -> SimpleNamespace:
+def mixer(results: Results, ctx: Context) -> SimpleNamespace:
     """The MLP-Mixer against the 1×1 Transformer on Figure 14's three task variants: plateau against √d·T per
     model, and the ratio of medians (glued: mixer_fig, mixer_*)."""
     mx, tr = results["mixer"], results["transformer_variants"]
@@ -363,15 +364,15 @@ def mixer(results: Results, scale: str) -> SimpleNamespace:
     glue_number("mixer_content", content, ".2f")
     glue_text("mixer_content_reached", f"{int(reached['reached'])} of {int(reached['runs'])}")
     glue_number("mixer_budget", budget, ",d")
-    checked = [claims.record("followup.mixer_positional", positional, scale),
-               claims.record("followup.mixer_content", content, scale)]
+    checked = [ctx.record("followup.mixer_positional", positional),
+               ctx.record("followup.mixer_content", content)]
     return SimpleNamespace(table=table, fits=fits, positional=positional, content=content, checked=checked)
 
 
 # ------------------------------------------------------------------ 6. randomness
 
 
-def randomness(results: Results, figure: FollowUp, scale: str) -> SimpleNamespace:
+def randomness(results: Results, figure: FollowUp, ctx: Context) -> SimpleNamespace:
     """Emergence times over seeds at two configurations per task, against the toy model under SGD from the theory's
     initialisation (the reduced flow itself is deterministic): spread, shape, and whether the early attention
     already orders the seeds (glued: random_fig, random_*)."""
@@ -443,9 +444,9 @@ def randomness(results: Results, figure: FollowUp, scale: str) -> SimpleNamespac
     reg_ratio, rec_ratio = weakest(reg, ["T", "d"], "plateau_length"), weakest(rec, ["n_tokens", "n_pairs"], "emergence_step")
     glue_number("random_ratio_reg", reg_ratio[0], ".1f")
     glue_number("random_ratio_rec", rec_ratio[0], ".1f")
-    checked = [claims.record("followup.randomness_regression", reg_ratio[0], scale, interval=reg_ratio[1:]),
-               claims.record("followup.randomness_recall", rec_ratio[0], scale, interval=rec_ratio[1:]),
-               claims.record("followup.randomness_toy", cv_toy, scale)]
+    checked = [ctx.record("followup.randomness_regression", reg_ratio[0], interval=reg_ratio[1:]),
+               ctx.record("followup.randomness_recall", rec_ratio[0], interval=rec_ratio[1:]),
+               ctx.record("followup.randomness_toy", cv_toy)]
     return SimpleNamespace(spread=spread, early=early, cv_reg=cv_reg, cv_rec=cv_rec, cv_toy=cv_toy,
                            ratio_reg=reg_ratio[0], ratio_rec=rec_ratio[0], checked=checked)
 

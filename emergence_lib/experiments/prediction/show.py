@@ -8,11 +8,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ... import claims, plotting
-from ...configs import Scale
+from ... import plotting
 from ...report import glue_figure, glue_number, glue_text
 from ...sweep import SweepResult
 from ..recall.runs import Figure4
+from ..context import Context
 from . import read
 from .runs import Prediction
 
@@ -22,10 +22,10 @@ Results = dict[str, SweepResult]
 TASK_COLORS = {"toy": "C0", "toy, W* Gaussian": "C0", "toy, W* unit columns": "C4", "regression": "C1", "recall": "C2"}
 
 
-def held_out(results: Results, held_out: Prediction, scale: Scale) -> SimpleNamespace:
+def held_out(results: Results, held_out: Prediction, ctx: Context) -> SimpleNamespace:
     """Predicted (95% interval) against measured for every held-out configuration; a run that never crossed is
     drawn at its budget, as a lower bound (glued: heldout_fig, heldout_*, law_*)."""
-    table = read.held_out_table(results, scale)
+    table = read.held_out_table(results, ctx.scale)
     budget = {"regression": max(r.max_steps for r in held_out.sweeps()["regression"]),
               "recall": max(r.max_steps for r in held_out.sweeps()["recall"])}
     shown = table.assign(bound=~np.isfinite(table["measured"]))
@@ -59,8 +59,8 @@ def held_out(results: Results, held_out: Prediction, scale: Scale) -> SimpleName
     unreached = transformers[~np.isfinite(transformers["measured"])]
     glue_text("heldout_unreached", "; ".join(f"{r.task} at {r.configuration} (predicted {r.predicted:,.0f}, interval up to "
                                               f"{r.high:,.0f})" for r in unreached.itertuples()) or "none")
-    checked = [claims.record("prediction.toy_heldout", float(np.max(np.abs(toy_rows["log error"]))), scale),
-               claims.record("prediction.transformer_heldout_inside", float(transformers["inside interval"].mean()), scale)]
+    checked = [ctx.record("prediction.toy_heldout", float(np.max(np.abs(toy_rows["log error"])))),
+               ctx.record("prediction.transformer_heldout_inside", float(transformers["inside interval"].mean()))]
     return SimpleNamespace(table=table, transformers=transformers, checked=checked)
 
 
@@ -71,7 +71,7 @@ JUDGED_LEVEL = 1.0  # the window the registry's early-warning claims are judged 
 
 
 def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepResult, recall_lr: float,
-                  scale: Scale) -> SimpleNamespace:
+                  ctx: Context) -> SimpleNamespace:
     """The early warning with windows that never see the crossing: a run is observed until its attention gap first
     reaches a level; its error against two baselines, the prior (the law or the flow, before training) and the
     null (the same window, another run's signal); one recall run and its fitted growth (glued: warning_fig, ew_*)."""
@@ -80,14 +80,14 @@ def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepRe
         "recall": read.attention_warning_runs(recall_runs, "attn_query_to_value", "emergence_step"),
         "regression": read.attention_warning_runs(results["regression"], "attn_relevant", "plateau_length"),
     }
-    figure4 = Figure4(scale=scale).sweeps()["grid"]
+    figure4 = Figure4(scale=ctx.scale).sweeps()["grid"]
     # The toy model's prior (`predict_emergence`) is the reduced flow of the run's own config: the stored run itself,
     # which recomputes bit for bit (`verify figure1`). Its error is 0 by construction: nothing can beat it.
     priors = {
         "toy": np.zeros(len(toy_flows.summary)),
-        "recall": read.prior_log_errors(recall_runs, figure4, "emergence_step", scale),
-        "regression": read.prior_log_errors(results["regression"], Prediction(scale=scale).sweeps()["regression"],
-                                                  "plateau_length", scale),
+        "recall": read.prior_log_errors(recall_runs, figure4, "emergence_step", ctx.scale),
+        "regression": read.prior_log_errors(results["regression"], Prediction(scale=ctx.scale).sweeps()["regression"],
+                                                  "plateau_length", ctx.scale),
     }
     errors = {task: read.blind_early_warning(runs, WINDOW_LEVELS) for task, runs in warning_runs.items()}
     rows = []
@@ -150,6 +150,6 @@ def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepRe
         row = at.loc[(task, JUDGED_LEVEL)]
         # Judged against the better of the two baselines: the smaller of the two gains, with its interval.
         which = "prior" if row["gain over prior"] <= row["gain over null"] else "null"
-        checked.append(claims.record(f"prediction.early_warning_{task}", row[f"gain over {which}"], scale,
+        checked.append(ctx.record(f"prediction.early_warning_{task}", row[f"gain over {which}"],
                                      interval=(row[f"gain over {which} low"], row[f"gain over {which} high"])))
     return SimpleNamespace(curves=table, errors=errors, checked=checked)

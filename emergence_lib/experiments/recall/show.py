@@ -10,13 +10,14 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from ... import claims, plotting
+from ... import plotting
 from ...paper import PAPER
 from . import read
 from .runs import PLACEMENT_SETUPS, RECALL_GRIDS, RecallGrid
 from ...metrics import first_crossing, wilson_interval
 from ...report import glue_figure, glue_number, glue_text, show_table
 from ...sweep import SweepResult
+from ..context import Context
 
 Results = dict[str, SweepResult]
 
@@ -30,7 +31,7 @@ def settings(res4: Results, res5: Results, grid: RecallGrid) -> None:
     glue_number("fig4_cpu_minutes", s["seconds"].sum() / 60, ".0f")
 
 
-def figure4(res4: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
+def figure4(res4: Results, grid: RecallGrid, ctx: Context) -> SimpleNamespace:
     """Figure 4: accuracy and loss over training at the largest vocabulary, and steps to the threshold against
     N_tokens per N_pairs with the fitted law, at the best learning rate per point (glued: fig4, fig4_*)."""
     threshold = grid.threshold
@@ -75,8 +76,8 @@ def figure4(res4: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
     glue_number("fig4_alpha_se", fit4.stderr["N_tokens"], ".2f")
     glue_number("fig4_beta_se", fit4.stderr["N_pairs"], ".2f")
     glue_number("fig4_r2", fit4.r2, ".3f")
-    checked = [claims.record_fit("figure4.pairs_exponent", fit4, "N_pairs", scale),
-               claims.record_fit("figure4.tokens_exponent", fit4, "N_tokens", scale)]
+    checked = [ctx.record_fit("figure4.pairs_exponent", fit4, "N_pairs"),
+               ctx.record_fit("figure4.tokens_exponent", fit4, "N_tokens")]
     return SimpleNamespace(every_lr=every_lr, best=best, table4=table4, fit4=fit4, alpha=alpha, beta=beta, paper4=paper4,
                            checked=checked)
 
@@ -130,7 +131,7 @@ def learning_rates(res4: Results, every_lr: pd.DataFrame, best: pd.DataFrame) ->
         show_table(probe, "Figure 4: the learning-rate probe on the smallest vocabulary (mean steps; not reached: beyond the budget)", index=True)
 
 
-def figure4_layer_norm(res4: Results, grid: RecallGrid, f4: SimpleNamespace, scale: str) -> SimpleNamespace:
+def figure4_layer_norm(res4: Results, grid: RecallGrid, f4: SimpleNamespace, ctx: Context) -> SimpleNamespace:
     """Figure 4's law with pre-LN (the text) and without LayerNorm (Table 1), and the ratio of their steps
     (glued: fig4_ln, fig4_ln_*, fig4_noln_*)."""
     table4, fit4, paper4, threshold = f4.table4, f4.fit4, f4.paper4, grid.threshold
@@ -166,11 +167,11 @@ def figure4_layer_norm(res4: Results, grid: RecallGrid, f4: SimpleNamespace, sca
     glue_number("fig4_noln_beta", fit_no_ln.exponents["N_pairs"], ".2f")
     glue_number("fig4_noln_runs", no_ln["run"].nunique(), "d")
     glue_number("fig4_noln_minutes", no_ln.drop_duplicates("run")["seconds"].sum() / 60, ".0f")
-    checked = [claims.record("figure4.layernorm", r.min(), scale)]
+    checked = [ctx.record("figure4.layernorm", r.min())]
     return SimpleNamespace(readings=readings, ratio_wide=ratio_wide, r=r, fit_no_ln=fit_no_ln, checked=checked)
 
 
-def figure5(res5: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
+def figure5(res5: Results, grid: RecallGrid, ctx: Context) -> SimpleNamespace:
     """Figure 5: test accuracy and loss under in-context (B) and cross-sample (p) repetition, and the speed-ups
     (glued: fig5, fig5_V, fig5_N, fig5_sB, fig5_sp)."""
     f5, threshold = grid.fig5, grid.threshold
@@ -196,12 +197,12 @@ def figure5(res5: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
     glue_number("fig5_N", f5.n_pairs, "d")
     glue_number("fig5_sB", sB.loc[sB.index > 1, "speedup"].max(), ".1f")
     glue_number("fig5_sp", sp.loc[sp.index > 0, "speedup"].max(), ".1f")
-    checked = [claims.record("figure5.in_context_speedup", sB.loc[sB.index > 1, "speedup"].max(), scale),
-               claims.record("figure5.cross_sample_speedup", sp.loc[sp.index > 0, "speedup"].max(), scale)]
+    checked = [ctx.record("figure5.in_context_speedup", sB.loc[sB.index > 1, "speedup"].max()),
+               ctx.record("figure5.cross_sample_speedup", sp.loc[sp.index > 0, "speedup"].max())]
     return SimpleNamespace(speed=speed, sB=sB, sp=sp, checked=checked)
 
 
-def overfitting(res5: Results, threshold: float, f5: SimpleNamespace, scale: str) -> SimpleNamespace:
+def overfitting(res5: Results, threshold: float, f5: SimpleNamespace, ctx: Context) -> SimpleNamespace:
     """Figure 5's overfitting measures per setting (`read.repetition_table`; glued: fig5_B_*, fig5_p_*, fig5_pmax_*)."""
     sB, sp = f5.sB, f5.sp
     over = read.repetition_table({"B": res5["B"], "p": res5["p"]}, threshold)
@@ -221,7 +222,7 @@ def overfitting(res5: Results, threshold: float, f5: SimpleNamespace, scale: str
                             ("fig5_B_lag", ob.loc[B_max, "generalisation lag"], ".0f")]:
         glue_number(key, value, fmt)
     glue_text("fig5_p_help", ", ".join(f"{v:g}" for v in p_help.index) or "none")
-    checked = [claims.record("figure5.overfitting", ob.loc[B_max, "generalisation lag"], scale)]
+    checked = [ctx.record("figure5.overfitting", ob.loc[B_max, "generalisation lag"])]
     return SimpleNamespace(ob=ob, op=op, B_max=B_max, p_max=p_max, checked=checked)
 
 
@@ -266,7 +267,7 @@ def figure5_layer_norm(res5: Results, threshold: float) -> SimpleNamespace:
 # ---------------------------------------------------------------- chapter A5: Figures 16, 17 --
 
 
-def figure16(res16: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
+def figure16(res16: Results, grid: RecallGrid, ctx: Context) -> SimpleNamespace:
     """Figure 16: accuracy on the training distribution (solid) and test data (dotted) per B and p, and the steps
     to the threshold on each (glued: fig16, fig16_*)."""
     threshold, f5 = grid.threshold, grid.fig5
@@ -301,7 +302,7 @@ def figure16(res16: Results, grid: RecallGrid, scale: str) -> SimpleNamespace:
     glue_number("fig16_min_final", 100 * train16["final accuracy (training distribution)"].min(), ".0f")
     glue_number("fig16_V", f5.n_tokens, "d")
     glue_number("fig16_N", f5.n_pairs, "d")
-    checked = [claims.record("figure16.training_speedup", speedups16.min(), scale)]
+    checked = [ctx.record("figure16.training_speedup", speedups16.min())]
     return SimpleNamespace(train16=train16, checked=checked)
 
 
@@ -343,7 +344,7 @@ def figure17(res17: Results, grid: RecallGrid) -> SimpleNamespace:
     return SimpleNamespace(att=att, emerge=emerge)
 
 
-def figure17_layers(f17: SimpleNamespace, scale: str) -> SimpleNamespace:
+def figure17_layers(f17: SimpleNamespace, ctx: Context) -> SimpleNamespace:
     """Per pattern, seed and layer: the weight (heads averaged) at the start, end and peak, and when it rises
     (glued: fig17_vk, fig17_qv)."""
     att, emerge = f17.att, f17.emerge
@@ -363,12 +364,12 @@ def figure17_layers(f17: SimpleNamespace, scale: str) -> SimpleNamespace:
     qv_layer = top.loc["query_to_value", "layer"]
     glue_text("fig17_vk", ", ".join(str(v) for v in sorted(set(vk_layer))))
     glue_text("fig17_qv", ", ".join(str(v) for v in sorted(set(qv_layer))))
-    checked = [claims.record("figure17.select_layer", qv_layer.mode().iloc[0], scale),
-               claims.record("figure17.copy_layer", vk_layer.mode().iloc[0], scale)]
+    checked = [ctx.record("figure17.select_layer", qv_layer.mode().iloc[0]),
+               ctx.record("figure17.copy_layer", vk_layer.mode().iloc[0])]
     return SimpleNamespace(layers=layers, top=top, vk_layer=vk_layer, qv_layer=qv_layer, checked=checked)
 
 
-def figure17_placement(res17: Results, scale: str) -> SimpleNamespace:
+def figure17_placement(res17: Results, ctx: Context) -> SimpleNamespace:
     """Where copying and selection form under each set-up and number of pairs: the final weight per layer and head
     (a heat map), and the layer most seeds put each pattern in (glued: fig17_placement, fig17_place_*)."""
     place = res17["placement"]
@@ -427,8 +428,8 @@ def figure17_placement(res17: Results, scale: str) -> SimpleNamespace:
     glue_text("fig17_select_layer_4_share", f"{n_select4} of {len(g)}")
     glue_text("fig17_copy_layer_3_share", f"{n_copy3} of {len(g)}")
     select4, copy3 = wilson_interval(n_select4, len(g)), wilson_interval(n_copy3, len(g))
-    checked = [claims.record("figure17.select_layer4_share", select4[0], scale, interval=select4[1:]),
-               claims.record("figure17.copy_layer3_share", copy3[0], scale, interval=copy3[1:])]
+    checked = [ctx.record("figure17.select_layer4_share", select4[0], interval=select4[1:]),
+               ctx.record("figure17.copy_layer3_share", copy3[0], interval=copy3[1:])]
     glue_number("fig17_place_seeds", table["seed"].nunique(), "d")
     return SimpleNamespace(table=table, where=where, where_view=where_view, pre=pre, distribution=distribution,
                            checked=checked)

@@ -17,6 +17,7 @@ from ...tasks import SingleLocationRegression
 from ...metrics import add_cross_sample_factor, compare_fits, fit_offset_power_law, fit_power_law, mean_over_seeds
 from ...report import glue_figure, glue_number, glue_text, show_table
 from ...sweep import SweepResult
+from ..context import Context
 
 Results = dict[str, SweepResult]
 paper = PAPER["figure3"]
@@ -129,7 +130,7 @@ def exponent_drift(tables: dict[str, pd.DataFrame], figure: Figure3, joint: pd.D
 # ---------------------------------------------------------------- chapter A3: Figures 11, 12 --
 
 
-def figure11(res11: Results, scale: str) -> SimpleNamespace:
+def figure11(res11: Results, ctx: Context) -> SimpleNamespace:
     """Figure 11: held-out loss per seed, one panel per d, and how sharp each drop is (glued: fig11, fig11_*)."""
     curves = res11["curves"].curves
     ds = sorted(curves["d"].unique())
@@ -150,7 +151,7 @@ def figure11(res11: Results, scale: str) -> SimpleNamespace:
     glue_number("fig11_T", curves["T"].iloc[0], "d")
     glue_number("fig11_drop", 100 * sharp["drop / plateau"].median(), ".0f")
     glue_number("fig11_seeds", sharp["seed"].nunique(), "d")
-    checked = [claims.record("figure11.sharpness", sharp["drop / plateau"].median(), scale)]
+    checked = [ctx.record("figure11.sharpness", sharp["drop / plateau"].median())]
     return SimpleNamespace(sharp=sharp, checked=checked)
 
 
@@ -192,7 +193,7 @@ def figure12(res3: Results, fig3: Figure3) -> SimpleNamespace:
     return SimpleNamespace(timing=timing, cols=cols)
 
 
-def shortcut_levels(res3: Results, f12: SimpleNamespace, scale: str) -> SimpleNamespace:
+def shortcut_levels(res3: Results, f12: SimpleNamespace, ctx: Context) -> SimpleNamespace:
     """The plateau level without repetition against the mean-target shortcut's prediction at the largest d, and how
     much sooner the training distribution reaches 0.4 (glued: fig12_gap, fig12_ratio)."""
     timing, cols = f12.timing, f12.cols
@@ -215,7 +216,7 @@ def shortcut_levels(res3: Results, f12: SimpleNamespace, scale: str) -> SimpleNa
     big = timing[(timing["d"] == cols[1]) & (timing["p"] > 0)]  # at p = 0 both readings are the same data: ratio 1
     ratio12 = (big["0.4 on training distribution"] / big["0.4 without repetition"]).max()
     glue_number("fig12_ratio", ratio12, ".2f")
-    checked = [claims.record("figure12.training_first", ratio12, scale)]
+    checked = [ctx.record("figure12.training_first", ratio12)]
     return SimpleNamespace(levels=levels, top=top, big=big, checked=checked)
 
 
@@ -225,7 +226,7 @@ def _seeds_done(summary: pd.DataFrame, T: int, d: int, B: int) -> int:
     return int(((summary["T"] == T) & (summary["d"] == d) & (summary["B"] == B)).sum())
 
 
-def table1_settings(scale: str, cpu_tables: dict[str, pd.DataFrame]) -> SimpleNamespace:
+def table1_settings(ctx: Context, cpu_tables: dict[str, pd.DataFrame]) -> SimpleNamespace:
     """Figure 3 at Table 1's own settings (the paper_cpu scale, read from ``data/``, never computed here): each
     point against the paper's law, the exponents on the subset, cross-sample repetition, and the bridge from the
     cpu scale's model; the claims `table1` registered. A point is judged once all its seeds are stored; until then
@@ -252,7 +253,7 @@ def table1_settings(scale: str, cpu_tables: dict[str, pd.DataFrame]) -> SimpleNa
         key = f"table1.figure3.{point_key(T, d, B)}"
         if (T, d, B) in complete:
             row = points[(points["T"] == T) & (points["d"] == d) & (points["B"] == B)].iloc[0]
-            checked.append(claims.record(f"table1.figure3.{point_key(T, d, B)}", row["ratio"], scale,
+            checked.append(ctx.record(f"table1.figure3.{point_key(T, d, B)}", row["ratio"],
                                          interval=(row["ratio_low"], row["ratio_high"])))
         else:
             claims.record_not_run(key, f"{_seeds_done(summary, T, d, B)} of {n_seeds} seeds run")
@@ -264,7 +265,7 @@ def table1_settings(scale: str, cpu_tables: dict[str, pd.DataFrame]) -> SimpleNa
         row = exps[exps["quantity"] == k]
         if len(row):
             r = row.iloc[0]
-            checked.append(claims.record(f"table1.figure3.{k}_exponent", r["ours"], scale, interval=(r["low"], r["high"])))
+            checked.append(ctx.record(f"table1.figure3.{k}_exponent", r["ours"], interval=(r["low"], r["high"])))
             glue_number(f"t1_{k}", r["ours"], ".2f")
         else:
             claims.record_not_run(key, f"{len(complete)} complete points, too few")
@@ -278,7 +279,7 @@ def table1_settings(scale: str, cpu_tables: dict[str, pd.DataFrame]) -> SimpleNa
                        ("table1.figure3.cross_sample_more_at_larger_d", xs[xs["d"].map(lambda v: isinstance(v, str))] if len(xs) else xs)):
         if len(which):
             r = which.iloc[0]
-            checked.append(claims.record(key, r["speed-up"], scale, interval=(r["low"], r["high"])))  # the two keys above
+            checked.append(ctx.record(key, r["speed-up"], interval=(r["low"], r["high"])))  # the two keys above
         else:
             claims.record_not_run(key, f"{len(p_runs)} of {len(figure.sweeps()['p'])} runs")
 
@@ -359,7 +360,7 @@ def _sharpness_rows(curves: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["d", "seed", "steps to 0.4", "steps to 0.1", "drop / plateau"])
 
 
-def table1_dynamics(scale: str, res11_cpu: Results) -> SimpleNamespace:
+def table1_dynamics(ctx: Context, res11_cpu: Results) -> SimpleNamespace:
     """Figures 11 and 12 on Table 1's settings (the paper_cpu scale, read from ``data/``, never computed here): the
     seeds' drops beside the laptop model's, on a time axis in units of each run's plateau, and the training
     distribution against data without repetition at the largest d. Records the ``table1.figure11/12`` claims once
@@ -395,7 +396,7 @@ def table1_dynamics(scale: str, res11_cpu: Results) -> SimpleNamespace:
     ax.legend(fontsize=9, loc="lower left")
     sharp = _sharpness_rows(ours if have11 == need11 else ours.iloc[:0])
     if have11 == need11 and len(sharp):
-        checked.append(claims.record("table1.figure11.sharpness", sharp["drop / plateau"].median(), scale))
+        checked.append(ctx.record("table1.figure11.sharpness", sharp["drop / plateau"].median()))
         glue_number("t1_sharp", 100 * sharp["drop / plateau"].median(), ".0f")
     else:
         claims.record_not_run("table1.figure11.sharpness", f"{have11} of {need11} runs")
@@ -418,7 +419,7 @@ def table1_dynamics(scale: str, res11_cpu: Results) -> SimpleNamespace:
         timing = pd.DataFrame(rows)
         big = timing[timing["p"] > 0]
         ratio = (big["0.4 on training distribution"] / big["0.4 without repetition"]).max()
-        checked.append(claims.record("table1.figure12.training_first", ratio, scale))
+        checked.append(ctx.record("table1.figure12.training_first", ratio))
         glue_number("t1_ratio12", ratio, ".2f")
         for ax, what in ((axes[1], "training distribution"), (axes[2], "no repetition")):
             ax.set_title(f"Figure 12, $d$ = {d_max}: {what}")

@@ -10,30 +10,29 @@ import numpy as np
 import pandas as pd
 
 from ... import claims, plotting
-from ...configs import Scale
-from .. import base
 from ..recall.runs import RECALL_GRIDS, Figure5
+from ..context import Context
 from . import read
 from .runs import STEERING_GRIDS, SteeringGrid
 from ...metrics import paired_seed_interval
 from ...report import glue_figure, glue_number, glue_text
-from ...sweep import SweepResult, run_sweep
+from ...sweep import SweepResult
 from ...toy_cross_sample import linearised_step_plateaus
 
 Results = dict[str, SweepResult]
 KIND_COLORS = {"no repetition": "0.4", "constant repetition": "C3", "step": "C0", "triggered": "C2", "annealed": "C1"}
 
 
-def shortcut_trigger(grid: SteeringGrid, scale: Scale, device: str) -> None:
+def shortcut_trigger(grid: SteeringGrid, ctx: Context) -> None:
     """The trigger not used: training accuracy 50% under heavy in-context repetition, read off Figure 5's runs
     (glued: shortcut_steps, shortcut_test)."""
-    fig5_B = run_sweep(Figure5(scale=scale).sweeps()["B"], base.cache_for(scale), progress=False, device=device, executor="serial")
+    fig5_B = ctx.sweep(Figure5(scale=ctx.scale).sweeps()["B"])
     shortcut = read.training_accuracy_trigger(fig5_B, grid.recall.B, 0.5)
     glue_number("shortcut_steps", shortcut["step"].mean(), ".0f")
     glue_number("shortcut_test", shortcut["test accuracy then"].mean(), ".2f")
 
 
-def toy(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamespace:
+def toy(results: Results, grid: SteeringGrid, ctx: Context) -> SimpleNamespace:
     """The toy flow: test loss of the best schedule of each kind, plateau against the step time (flow and
     linearisation) and against the annealing half-life (glued: toy_fig, toy_*)."""
     toy = read.toy_schedule_table(results["toy"])
@@ -91,18 +90,18 @@ def toy(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamespace:
                              ("toy_tau_ratio", best["step"]["parameter"] / constant, ".2f"),
                              ("toy_tau_lin", tau_lin, ".0f"), ("toy_lin_none", linear[0], ".0f"), ("toy_flow_none", steps["plateau"].iloc[0], ".0f")]:
         glue_number(name, value, fmt)
-    checked = [claims.record("steering.toy_step_gain", constant / best["step"]["plateau"], scale),
-               claims.record("steering.toy_linearised_tau", tau_lin / best["step"]["parameter"], scale)]
+    checked = [ctx.record("steering.toy_step_gain", constant / best["step"]["plateau"]),
+               ctx.record("steering.toy_linearised_tau", tau_lin / best["step"]["parameter"])]
     summary_toy = pd.concat([toy[toy["schedule"].isin(["no repetition", "constant repetition"])],
                              pd.DataFrame([best[k] for k in best])])[["schedule", "setting", "plateau", "switched off at", "final test loss"]]
     return SimpleNamespace(toy=toy, summary_toy=summary_toy, best=best, none=none, constant=constant, checked=checked)
 
 
-def recall(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamespace:
+def recall(results: Results, grid: SteeringGrid, ctx: Context) -> SimpleNamespace:
     """Associative recall, both families: test accuracy and the repetition fraction per run, seed means per
     schedule (glued: recall_fig, rc_*)."""
     checked: list[claims.ClaimResult] = []
-    level = RECALL_GRIDS[scale].threshold
+    level = RECALL_GRIDS[ctx.scale].threshold
     families = {"in-context": "recall", "cross-sample": "recall_p"}
     rc = pd.concat([read.recall_schedule_table(results[key], level).assign(family=name) for name, key in families.items()],
                    ignore_index=True)
@@ -130,7 +129,7 @@ def recall(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamespace:
     fig.tight_layout()
     glue_figure("recall_fig", fig)
 
-    fig5 = RECALL_GRIDS[scale].fig5
+    fig5 = RECALL_GRIDS[ctx.scale].fig5
     for name, value, fmt in [("rc_steps", fig5.steps, ",d"), ("rc_V", fig5.n_tokens, "d"), ("rc_N", fig5.n_pairs, "d"),
                              ("rc_B", grid.recall.B, "d"), ("rc_p", grid.recall_p.p, "g"), ("rc_level", level, ".0%")]:
         glue_number(name, value, fmt)
@@ -153,7 +152,7 @@ def recall(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamespace:
                            switched_off=switched_off, checked=checked)
 
 
-def regression(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamespace:
+def regression(results: Results, grid: SteeringGrid, ctx: Context) -> SimpleNamespace:
     """Regression: test loss per run and schedule, seed means (glued: regression_fig, rg_*)."""
     checked: list[claims.ClaimResult] = []
     rg = read.regression_schedule_table(results["regression"], 0.4)
@@ -183,11 +182,11 @@ def regression(results: Results, grid: SteeringGrid, scale: str) -> SimpleNamesp
     return SimpleNamespace(rg=rg, rg_means=rg_means, mr=mr, checked=checked)
 
 
-def comparisons(results: Results, r: SimpleNamespace, g: SimpleNamespace, scale: str) -> SimpleNamespace:
+def comparisons(results: Results, r: SimpleNamespace, g: SimpleNamespace, ctx: Context) -> SimpleNamespace:
     """B1's Transformer claims, seed by seed: the triggered schedules against no repetition and against the best
     constant repetition at the same budget (`ConstantRepetition`), as paired 95% t intervals over the seeds (ratios
     of steps, differences of final accuracy). (glued: cmp_*; from `recall` and `regression`)"""
-    level, steer = RECALL_GRIDS[scale].threshold, STEERING_GRIDS[scale]
+    level, steer = RECALL_GRIDS[ctx.scale].threshold, STEERING_GRIDS[ctx.scale]
     rc, rg = r.rc, g.rg
     rc_const = read.constant_repetition_table(results["recall_constants"], "emergence step", level)
     rg_const = read.constant_repetition_table(results["regression_constants"], "plateau", 0.4)
@@ -228,13 +227,13 @@ def comparisons(results: Results, r: SimpleNamespace, g: SimpleNamespace, scale:
     v6, i6 = compare("regression: no repetition / triggered (plateau)", rg_trig, rg_none, "plateau")
     v7, i7 = compare(f"regression: best constant ({best_rg}) / triggered (plateau)", rg_trig, rg_best, "plateau")
     checked = [
-        claims.record("steering.recall_triggered_speedup", v1, scale, interval=i1),
-        claims.record("steering.recall_triggered_vs_best_constant", v2, scale, interval=i2),
-        claims.record("steering.recall_triggered_accuracy", v3, scale, interval=i3),
-        claims.record("steering.recall_heavy_accuracy_cost", v4, scale, interval=i4),
-        claims.record("steering.recall_cross_sample_rescue", v5, scale, interval=i5),
-        claims.record("steering.regression_triggered_speedup", v6, scale, interval=i6),
-        claims.record("steering.regression_triggered_vs_best_constant", v7, scale, interval=i7),
+        ctx.record("steering.recall_triggered_speedup", v1, interval=i1),
+        ctx.record("steering.recall_triggered_vs_best_constant", v2, interval=i2),
+        ctx.record("steering.recall_triggered_accuracy", v3, interval=i3),
+        ctx.record("steering.recall_heavy_accuracy_cost", v4, interval=i4),
+        ctx.record("steering.recall_cross_sample_rescue", v5, interval=i5),
+        ctx.record("steering.regression_triggered_speedup", v6, interval=i6),
+        ctx.record("steering.regression_triggered_vs_best_constant", v7, interval=i7),
     ]
     table = pd.DataFrame(rows)
     for i, row in table.iterrows():

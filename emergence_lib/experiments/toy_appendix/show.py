@@ -9,17 +9,18 @@ import numpy as np
 import pandas as pd
 from matplotlib.colors import LogNorm
 
-from ... import claims, plotting
+from ... import plotting
 from .runs import Figure6, Figure7, Figure8, Figure9, Figure10
 from ...metrics import first_crossing, plateau_length, t_quantile_975, time_to_fraction
 from ...report import glue_figure, glue_number
 from ...sweep import SweepResult
 from ...toy import growth_rate, hessian_eigenvalues, linearisation_breakdown, linearised_solution, w_infinity
+from ..context import Context
 
 Results = dict[str, SweepResult]
 
 
-def figure6(res6: Results, fig6: Figure6, scale: str) -> SimpleNamespace:
+def figure6(res6: Results, fig6: Figure6, ctx: Context) -> SimpleNamespace:
     """Figure 6: the loss landscape L(w, Δa) with the gradient-flow path, and w's overshoot of √d
     (glued: fig6, fig6_*)."""
     land = fig6.landscape()
@@ -41,11 +42,11 @@ def figure6(res6: Results, fig6: Figure6, scale: str) -> SimpleNamespace:
     glue_number("fig6_d", fig6.d, "d")
     glue_number("fig6_peak", w.max() / np.sqrt(fig6.d), ".4f")
     glue_number("fig6_final", w[-1] / np.sqrt(fig6.d), ".4f")
-    checked = [claims.record("figure6.overshoot", w.max() / np.sqrt(fig6.d), scale)]
+    checked = [ctx.record("figure6.overshoot", w.max() / np.sqrt(fig6.d))]
     return SimpleNamespace(w=w, checked=checked)
 
 
-def figure7(res7: Results, fig7: Figure7, scale: str) -> SimpleNamespace:
+def figure7(res7: Results, fig7: Figure7, ctx: Context) -> SimpleNamespace:
     """Figure 7: early dynamics against the linearisation, per T, and where it stops holding (glued: fig7, fig7_*)."""
     curves = res7["curves"].curves.assign(lam_t=lambda df: df["t"] * growth_rate(df["T"], df["d"]))
     fig, axes = plt.subplots(1, 3, figsize=(12, 4.2))
@@ -80,11 +81,11 @@ def figure7(res7: Results, fig7: Figure7, scale: str) -> SimpleNamespace:
     glue_number("fig7_share", 100 * breakdown["loss breakdown / plateau"].mean(), ".0f")
     glue_number("fig7_plateau", breakdown["plateau (λt)"].mean(), ".2f")
     glue_number("fig7_eq6", np.arcsinh(0.8 / growth_rate(breakdown["T"], fig7.grid.d)).mean() / 2, ".2f")
-    checked = [claims.record("figure7.linearisation", breakdown["loss breakdown / plateau"].max(), scale)]
+    checked = [ctx.record("figure7.linearisation", breakdown["loss breakdown / plateau"].max())]
     return SimpleNamespace(curves=curves, breakdown=breakdown, checked=checked)
 
 
-def figure8(res8: Results, fig8: Figure8, scale: str) -> SimpleNamespace:
+def figure8(res8: Results, fig8: Figure8, ctx: Context) -> SimpleNamespace:
     """Figure 8: w∞(α) per T, w against its equilibrium along the flow, and the Hessian's eigenvalues
     (glued: fig8, fig8_*)."""
     flow = res8["flow"].curves
@@ -126,11 +127,11 @@ def figure8(res8: Results, fig8: Figure8, scale: str) -> SimpleNamespace:
                             ("fig8_lam", lam, ".3e"), ("fig8_late1", eig[-1, 1], ".4f"), ("fig8_inv_d", 1 / d, ".4f"),
                             ("fig8_track", tracking, ".1e")]:
         glue_number(key, value, fmt)
-    checked = [claims.record("figure8.tracking", tracking, scale)]
+    checked = [ctx.record("figure8.tracking", tracking)]
     return SimpleNamespace(T=T, d=d, w=w, eig=eig, lam=lam, peak=peak, window=window, tracking=tracking, checked=checked)
 
 
-def figure9(res9: Results, fig9: Figure9, scale: str) -> SimpleNamespace:
+def figure9(res9: Results, fig9: Figure9, ctx: Context) -> SimpleNamespace:
     """Figure 9: SGD seeds (paper init and theory init) against the reduced flow: loss, α and w over time, and
     their plateaus (glued: fig9, fig9_*)."""
     flow = res9["flow"].curves
@@ -169,14 +170,14 @@ def figure9(res9: Results, fig9: Figure9, scale: str) -> SimpleNamespace:
     glue_number("fig9_seeds", len(fig9.grid.seeds), "d")
     glue_number("fig9_theory", 100 * theory["flow / mean − 1"], "+.2f")
     glue_number("fig9_paper", 100 * paper_init["flow / mean − 1"], "+.1f")
-    checked = [claims.record("figure9.flow_vs_sgd", theory["flow / mean − 1"], scale,
+    checked = [ctx.record("figure9.flow_vs_sgd", theory["flow / mean − 1"],
                              interval=(theory["low"], theory["high"])),
-               claims.record("figure9.flow_vs_sgd_paper_init", paper_init["flow / mean − 1"], scale,
+               ctx.record("figure9.flow_vs_sgd_paper_init", paper_init["flow / mean − 1"],
                              interval=(paper_init["low"], paper_init["high"]))]
     return SimpleNamespace(table=table, theory=theory, paper_init=paper_init, checked=checked)
 
 
-def figure10(res10: Results, fig10: Figure10, scale: str) -> SimpleNamespace:
+def figure10(res10: Results, fig10: Figure10, ctx: Context) -> SimpleNamespace:
     """Figure 10: the 3-D cross-sample flow per p: loss, the alignments over their optima, α, and when each
     direction is learned (glued: fig10, fig10_*)."""
     curves = res10["curves"].curves
@@ -212,5 +213,5 @@ def figure10(res10: Results, fig10: Figure10, scale: str) -> SimpleNamespace:
     glue_number("fig10_d", d, "d")
     ratio10 = (rep["w̃ at 10% (time)"] / rep["w at 10% (time)"]).max()
     glue_number("fig10_ratio", ratio10, ".2f")
-    checked = [claims.record("figure10.repeated_first", ratio10, scale)]
+    checked = [ctx.record("figure10.repeated_first", ratio10)]
     return SimpleNamespace(timing=timing, rep=rep, checked=checked)
