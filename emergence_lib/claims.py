@@ -26,7 +26,7 @@ from typing import Literal
 
 from .configs import ConfigError, Scale, check_scale
 from .experiments.regression import runs as regression  # the paper_cpu points and the paper's law
-from .paper import PAPER
+from .paper import PAPER, paper_number
 
 Status = Literal["reproduced", "agrees", "differs", "inconclusive", "not run"]
 # Marks in characters the book's fonts have (emoji are not in them).
@@ -123,7 +123,7 @@ class Claim:
     chapter: str | None  # the chapter (docname under chapters/) that computes it; None: not computed here
     claim: str  # the paper's claim, one sentence
     paper: str  # the paper's value as it reports it (text: some are directions or read off a figure)
-    paper_value: float | None  # the number compared against, where there is one
+    paper_value: float | None  # the number compared against, where there is one (from `paper_source`)
     measure: str  # how ours is computed
     tolerance: Tolerance | IntervalRule | None  # None with chapter None
     # The status the registry expects at cpu scale (a change of it is a finding); None: registered before its
@@ -132,6 +132,9 @@ class Claim:
     fmt: str = ".2f"
     note: str = ""  # why it differs, where it does
     scale: Scale = "cpu"  # the scale whose runs the chapter judges it on (paper_cpu: Table 1's settings, `experiments.regression`)
+    # Where paper_value comes from: an entry of `paper.PAPER` ("figure3.d"), or "target: why" for a value the paper
+    # does not print as a number (two of our computations agreeing: an error of 0, a ratio of 1). None: no value.
+    paper_source: str | None = None
 
     @property
     def figure_number(self) -> int:
@@ -152,9 +155,29 @@ class Claim:
         return f"claim.{self.key}.{what}"
 
 
-def _c(key, figure, chapter, claim, paper, paper_value, measure, tolerance, expected="reproduced", fmt=".2f", note="",
-       scale="cpu"):
-    return Claim(key, figure, chapter, claim, paper, paper_value, measure, tolerance, expected, fmt, note, scale)
+@dataclass(frozen=True)
+class Target:
+    """A value ours is compared with that the paper does not print as a number, with why (e.g. 0: the flow and SGD
+    agree; 1: a ratio to the paper's own law)."""
+
+    value: float
+    why: str
+
+
+def _c(key, figure, chapter, claim, paper, paper_value: str | Target | None, measure, tolerance, expected="reproduced",
+       fmt=".2f", note="", scale="cpu"):
+    """A claim; its number is named, never typed: ``paper_value`` is an entry of `paper.PAPER` ("figure3.d") or a
+    `Target`, so every paper value the registry judges against comes from the one table."""
+    if isinstance(paper_value, str):
+        value, source = paper_number(paper_value), paper_value
+    elif isinstance(paper_value, Target):
+        value, source = float(paper_value.value), f"target: {paper_value.why}"
+    elif paper_value is None:
+        value, source = None, None
+    else:
+        raise ConfigError(f"claim {key!r}: its paper value {paper_value!r} must name an entry of emergence_lib.paper "
+                          "(e.g. 'figure3.d') or be a Target with why, not a number typed here")
+    return Claim(key, figure, chapter, claim, paper, value, measure, tolerance, expected, fmt, note, scale, source)
 
 
 A = Tolerance  # short for the table below
@@ -171,13 +194,13 @@ def _table1_claims() -> tuple[Claim, ...]:
         where = "a point of the paper's grid" if (T, d, B) in regression.paper_points() else "not in the paper's grid"
         out.append(_c(f"table1.figure3.{regression.point_key(T, d, B)}", "3", "03_transformer",
                       f"Table 1's model at $(T, d, B)$ = ({T}, {d}, {B}) follows the paper's law ({where})",
-                      f"ratio 1 (law: {regression.law(T, d, B):,.0f} steps)", 1.0,
+                      f"ratio 1 (law: {regression.law(T, d, B):,.0f} steps)", Target(1.0, "the paper's law itself"),
                       "our plateau over the paper's law: geometric mean over seeds, 95% t interval",
                       IntervalRule(max_width=0.5, paper_sd=sd, log=True), expected=None, scale="paper_cpu"))
     for k, name in (("d", "$d$"), ("T", "$T$"), ("B", "$B$")):
         out.append(_c(f"table1.figure3.{k}_exponent", "3", "03_transformer",
                       f"Table 1's model, on the cheap end of the paper's grid: the exponent of {name}",
-                      f"{law[k]:.2f}".replace("-", "−"), law[k],
+                      f"{law[k]:.2f}".replace("-", "−"), f"figure3.{k}",
                       "OLS on every seed's plateau (B = 1 and the middle panel), 95% t interval",
                       IntervalRule(max_width=0.4), expected=None, scale="paper_cpu"))
     out.append(_c("table1.figure3.cross_sample_speedup", "3 right", "03_transformer",
@@ -206,65 +229,65 @@ def _table1_claims() -> tuple[Claim, ...]:
 TABLE1_CLAIMS = _table1_claims()
 CLAIMS: tuple[Claim, ...] = (
     # ---- Figure 1: the toy model
-    _c("figure1.d_exponent", "1c", "01_toy_model", "Toy model: the plateau grows as $d^{0.49}$ ($\\sqrt d$)", "0.49", 0.49,
+    _c("figure1.d_exponent", "1c", "01_toy_model", "Toy model: the plateau grows as $d^{0.49}$ ($\\sqrt d$)", "0.49", "figure1.d",
        "exponent of d in a power law fitted to every (T, d) reduced-flow run", A(absolute=0.03)),
-    _c("figure1.T_exponent", "1c", "01_toy_model", "Toy model: the plateau grows as $T^{0.99}$", "0.99", 0.99,
+    _c("figure1.T_exponent", "1c", "01_toy_model", "Toy model: the plateau grows as $T^{0.99}$", "0.99", "figure1.T",
        "exponent of T in the same fit", A(absolute=0.03)),
     _c("figure1.mechanism", "1b", "01_toy_model", "The weights $w$ move before the attention $\\alpha$",
        "$w$ first", None, "time for w to cover 10% of its way to √d, over the same for α", A(high=0.8)),
     # ---- Figure 2: repetition in the toy model
     _c("figure2.in_context_exponent", "2 left", "02_repetition_toy",
-       "In-context repetition: the plateau grows as $(T/B)^{0.99}$", "0.99", 0.99,
+       "In-context repetition: the plateau grows as $(T/B)^{0.99}$", "0.99", "figure2_in_context.T_over_B",
        "exponent of $T/B$ in a fit of $C\\,d^{\\alpha}(T/B)^{\\beta}$ to the reduced flows", A(absolute=0.03)),
     _c("figure2.in_context_constant", "2 left", "02_repetition_toy", "In-context repetition: constant 1.51",
-       "1.51", 1.51, "C of the same fit", A(relative=0.2)),
+       "1.51", "figure2_in_context.C", "C of the same fit", A(relative=0.2)),
     _c("figure2.cross_sample_exponent", "2 right", "02_repetition_toy",
-       "Cross-sample repetition: the plateau grows as $(\\sqrt d\\,T/f(p,d))^{1.02}$", "1.02", 1.02,
+       "Cross-sample repetition: the plateau grows as $(\\sqrt d\\,T/f(p,d))^{1.02}$", "1.02", "figure2_cross_sample.x",
        "exponent of a fit $C\\,x^{\\gamma}$, $x=\\sqrt d\\,T/f(p,d)$, on test loss without repetition", A(absolute=0.03)),
     _c("figure2.cross_sample_constant", "2 right", "02_repetition_toy", "Cross-sample repetition: constant 2.15",
-       "2.15", 2.15, "C of the same fit", A(relative=0.2), expected="differs",
+       "2.15", "figure2_cross_sample.C", "C of the same fit", A(relative=0.2), expected="differs",
        note="half the paper's; the paper's two Figure 2 laws disagree by the same factor 2 at p = 0"),
     # ---- Figure 3: Transformers on single-location regression
-    _c("figure3.d_exponent", "3", "03_transformer", "Transformer: the plateau grows as $d^{1.29}$", "1.29", 1.29,
+    _c("figure3.d_exponent", "3", "03_transformer", "Transformer: the plateau grows as $d^{1.29}$", "1.29", "figure3.d",
        "exponent of d in a joint power law over the left and middle panels (seed means), 95% t interval "
        "(was a ±0.15 band)", IntervalRule(max_width=0.4),
        expected="differs", note="smaller at our laptop scale; the exponents rise with the grid"),
-    _c("figure3.T_exponent", "3", "03_transformer", "Transformer: the plateau grows as $T^{0.80}$", "0.80", 0.80,
+    _c("figure3.T_exponent", "3", "03_transformer", "Transformer: the plateau grows as $T^{0.80}$", "0.80", "figure3.T",
        "exponent of T in the same fit, 95% t interval (was a ±0.15 band)", IntervalRule(max_width=0.4),
        expected="differs", note="larger than the paper's: T weighs more than d at our width"),
     _c("figure3.B_exponent", "3", "03_transformer", "Transformer: in-context repetition shortens it as $B^{-0.80}$",
-       "−0.80", -0.80, "exponent of B in the same fit, 95% t interval (was a ±0.15 band)", IntervalRule(max_width=0.4),
+       "−0.80", "figure3.B", "exponent of B in the same fit, 95% t interval (was a ±0.15 band)", IntervalRule(max_width=0.4),
        expected="agrees"),
     _c("figure3.cross_sample_speedup", "3 right", "03_transformer",
        "Cross-sample repetition shortens the plateau, more at larger $d$", "helps, more at larger $d$", None,
        "speed-up of the largest p over p = 0 at the largest d, over the same at the smallest d", A(low=1.0)),
     # ---- Figure 4: associative recall
     # Registered after their runs (so pinned): the other numbers of Figure 3 that the chapter computes.
-    _c("figure3.constant", "3", "03_transformer", "Transformer: the law's constant is 0.76", "0.76", 0.76,
+    _c("figure3.constant", "3", "03_transformer", "Transformer: the law's constant is 0.76", "0.76", "figure3.C",
        "C of the joint fit, 95% t interval from its OLS standard error", IntervalRule(max_width=1.0, log=True),
        expected="inconclusive",
        note="its interval spans a factor of about 7: with three exponents fitted, the constant trades off against them"),
-    _c("figure3.r2", "3", "03_transformer", "Transformer: the law fits with $R^2$ = 0.995", "0.995", 0.995,
+    _c("figure3.r2", "3", "03_transformer", "Transformer: the law fits with $R^2$ = 0.995", "0.995", "figure3.R2",
        "R² of the joint fit (a hand-set band: R² has no interval here; ≥ 0.99 is the paper's value less its rounding "
        "and a little slack)", A(low=0.99), fmt=".3f", expected="differs",
        note="0.93 on the laptop grid: short plateaus carry an overhead that bends the law (chapter 3's offset law)"),
-    _c("figure4.pairs_exponent", "4", "04_associative_recall", "Recall: emergence grows as $N_\\text{pairs}^{2.25}$", "2.25", 2.25,
+    _c("figure4.pairs_exponent", "4", "04_associative_recall", "Recall: emergence grows as $N_\\text{pairs}^{2.25}$", "2.25", "figure4.N_pairs",
        "exponent of N_pairs in a power law fitted to the steps to 50% test accuracy (best lr per point), 95% t "
        "interval (was a ±0.3 band; the registered width is that band's)", IntervalRule(max_width=0.6),
        expected="inconclusive",
        note="the 3 × 3 grid with 2 seeds leaves a wide interval (about ±0.4) around a value close to the paper's"),
-    _c("figure4.tokens_exponent", "4", "04_associative_recall", "Recall: emergence grows as $N_\\text{tokens}^{0.79}$", "0.79", 0.79,
+    _c("figure4.tokens_exponent", "4", "04_associative_recall", "Recall: emergence grows as $N_\\text{tokens}^{0.79}$", "0.79", "figure4.N_tokens",
        "exponent of N_tokens in the same fit, 95% t interval (was a ±0.3 band)", IntervalRule(max_width=0.6),
        expected="agrees"),
     _c("figure4.layernorm", "4", "04_associative_recall", "LayerNorm makes the task harder (text)",
        "harder with LN", None, "smallest ratio over the grid of steps with pre-LN to steps without LN", A(low=1.0)),
     # ---- Figure 5: repetition and overfitting in recall
     _c("figure5.in_context_speedup", "5 left", "04_associative_recall",
-       "In-context repetition speeds emergence up about 4×", "≈4× (read off the figure)", 4.0,
+       "In-context repetition speeds emergence up about 4×", "≈4× (read off the figure)", "figure5_speedup.B",
        "largest speed-up over B = 1 in steps to 50% test accuracy (within a factor √2 of a value read off a figure)",
        A(low=4.0 / 2**0.5, high=4.0 * 2**0.5)),
     _c("figure5.cross_sample_speedup", "5 right", "04_associative_recall",
-       "Cross-sample repetition speeds emergence up about 2×", "≈2× (read off the figure)", 2.0,
+       "Cross-sample repetition speeds emergence up about 2×", "≈2× (read off the figure)", "figure5_speedup.p",
        "largest speed-up over p = 0 in the same measure (within a factor √2: a band around 2 that excludes no effect)",
        A(low=2.0 / 2**0.5, high=2.0 * 2**0.5), expected="differs",
        note="a smaller gain than the paper's ≈2× at our vocabulary sizes (the earlier band [1, 3] counted no effect as a success)"),
@@ -281,11 +304,11 @@ CLAIMS: tuple[Claim, ...] = (
     _c("figure8.tracking", "8", "A1_toy_theory", "Late in training $w$ tracks its equilibrium $w^\\infty(\\alpha)$",
        "tracks", None, "largest $|w/w^\\infty(\\alpha)-1|$ late in the run", A(high=1e-3), fmt=".1e"),
     _c("figure9.flow_vs_sgd", "9", "A2_toy_checks", "The reduced flow matches SGD (the theory's initialisation)",
-       "close agreement (0)", 0.0,
+       "close agreement (0)", Target(0.0, "the flow and SGD agree: no relative difference"),
        "flow plateau / mean SGD plateau − 1, SGD from W = 0 with unit-norm columns of W*; 95% t interval over seeds",
        IntervalRule(max_width=0.05), expected="agrees", fmt="+.3f"),
     _c("figure9.flow_vs_sgd_paper_init", "9", "A2_toy_checks",
-       "The reduced flow matches SGD (the paper's initialisation, $W, W^* \\sim N(0, 1/d)$)", "close agreement (0)", 0.0,
+       "The reduced flow matches SGD (the paper's initialisation, $W, W^* \\sim N(0, 1/d)$)", "close agreement (0)", Target(0.0, "the flow and SGD agree: no relative difference"),
        "flow plateau / mean SGD plateau − 1, SGD as the paper ran it; 95% t interval over seeds",
        IntervalRule(max_width=0.05), expected="differs", fmt="+.3f",
        note="SGD from a Gaussian W and W* stays on the plateau longer than the flow, which assumes W = 0 and "
@@ -300,49 +323,49 @@ CLAIMS: tuple[Claim, ...] = (
        "training first", None, "largest (steps on the training distribution) / (steps without repetition) over p > 0",
        A(high=1.05)),
     _c("figure13.heads_exponent", "13", "A4_transformer_ablations", "More heads lengthen the plateau: $H^{0.16}$",
-       "0.16", 0.16, "exponent of $H$ in a joint fit over $d$, $T$, $L$, $H$, 95% t interval (a ±0.05 band was about "
+       "0.16", "figure13.heads", "exponent of $H$ in a joint fit over $d$, $T$, $L$, $H$, 95% t interval (a ±0.05 band was about "
        "1.5 standard errors: a coin flip)", IntervalRule(max_width=0.3), expected="agrees"),
-    _c("figure13.layers_exponent", "13", "A4_transformer_ablations", "Layers matter little: $L^{0.06}$", "0.06", 0.06,
+    _c("figure13.layers_exponent", "13", "A4_transformer_ablations", "Layers matter little: $L^{0.06}$", "0.06", "figure13.layers",
        "exponent of $L$ in the same fit, 95% t interval", IntervalRule(max_width=0.3), expected="agrees"),
-    _c("figure13.d_exponent", "13", "A4_transformer_ablations", "Ablations: the plateau grows as $d^{1.27}$", "1.27", 1.27,
+    _c("figure13.d_exponent", "13", "A4_transformer_ablations", "Ablations: the plateau grows as $d^{1.27}$", "1.27", "figure13.d",
        "exponent of $d$ in the joint fit over $d$, $T$, $L$, $H$, 95% t interval", IntervalRule(max_width=0.4),
        expected="differs",
        note="d weighs less at our laptop scale, as in Figure 3"),
     _c("figure14.position_cost", "14", "A4_transformer_ablations",
-       "A random relevant position raises the $T$ exponent (0.58 vs 0.29)", "+0.29", 0.29,
+       "A random relevant position raises the $T$ exponent (0.58 vs 0.29)", "+0.29", "figure14_position_cost.T",
        "T exponent with a random position minus with a fixed one (feature present), 95% t interval from the two fits' "
        "standard errors (was a ±0.15 band)", IntervalRule(max_width=0.4), expected="agrees"),
     *(_c(f"figure14.d_exponent_{slug}", "14", "A4_transformer_ablations", f"1×1 model, {variant}: $d^{{{PAPER[f'figure14 {variant}']['d']:.2f}}}$",
-         f"{PAPER[f'figure14 {variant}']['d']:.2f}", PAPER[f"figure14 {variant}"]["d"], "exponent of $d$, 95% t interval",
+         f"{PAPER[f'figure14 {variant}']['d']:.2f}", f"figure14 {variant}.d", "exponent of $d$, 95% t interval",
          IntervalRule(max_width=0.4), expected="differs", note="d weighs less at width 64, as in Figure 3")
       for slug, variant in (("random_position", "feature + random position"), ("fixed_position", "feature + fixed position"),
                             ("no_feature", "no feature + fixed position"))),
     _c("figure14.T_exponent_no_feature", "14", "A4_transformer_ablations",
-       "1×1 model, no feature, fixed position: $T^{0.30}$", "0.30", PAPER["figure14 no feature + fixed position"]["T"],
+       "1×1 model, no feature, fixed position: $T^{0.30}$", "0.30", "figure14 no feature + fixed position.T",
        "exponent of $T$, 95% t interval", IntervalRule(max_width=0.4), expected="differs",
        note="larger than the paper's, as Figure 3's T exponent is at our scale"),
-    _c("figure15.adam_d_exponent", "15", "A4_transformer_ablations", "Adam's plateau grows as $d^{1.31}$", "1.31", 1.31,
+    _c("figure15.adam_d_exponent", "15", "A4_transformer_ablations", "Adam's plateau grows as $d^{1.31}$", "1.31", "figure15 adam.d",
        "exponent of $d$ in a power law fitted to Adam's plateaus, 95% t interval", IntervalRule(max_width=0.4),
        expected="inconclusive",
        note="Figure 15's grid is small: the interval is wider than the registered 0.4"),
-    _c("figure15.adam_T_exponent", "15", "A4_transformer_ablations", "Adam's plateau grows as $T^{0.57}$", "0.57", 0.57,
+    _c("figure15.adam_T_exponent", "15", "A4_transformer_ablations", "Adam's plateau grows as $T^{0.57}$", "0.57", "figure15 adam.T",
        "exponent of $T$ in the same fit, 95% t interval", IntervalRule(max_width=0.4), expected="inconclusive",
        note="Figure 15's grid is small: the interval is wider than the registered 0.4"),
     _c("figure15.adam_speedup", "15", "A4_transformer_ablations", "Adam reaches emergence much faster than SGD",
        "much faster", None, "largest Adam/SGD speed-up over the grid (a lower bound where SGD misses its budget)",
        A(low=10.0), fmt=".0f"),
-    _c("figure15.sgd_T_exponent", "15", "A4_transformer_ablations", "SGD\'s plateau grows as $T^{1.07}$", "1.07", 1.07,
+    _c("figure15.sgd_T_exponent", "15", "A4_transformer_ablations", "SGD\'s plateau grows as $T^{1.07}$", "1.07", "figure15 sgd.T",
        "exponent of T in a power law fitted to SGD's plateaus, 95% t interval (was a ±0.15 band)",
        IntervalRule(max_width=0.4), expected="agrees"),
     _c("figure16.training_speedup", "16", "A5_recall_mechanism",
        "On the training distribution repetition only speeds learning up", "only speeds up", None,
        "smallest speed-up over no repetition on the training distribution, over every level", A(low=1.0)),
     _c("figure17.select_layer", "17", "A5_recall_mechanism",
-       "The selecting (induction) pattern forms in layer 4 of 4", "layer 4", 4.0,
+       "The selecting (induction) pattern forms in layer 4 of 4", "layer 4", "figure17_layers.query_to_value",
        "modal layer of the query→value pattern at 8 pairs (pre-LN)", A(absolute=0.0), expected="differs", fmt=".0f",
        note="layer 2 at 8 pairs in Figure 5's runs; the placement sweep's share of layer-4 runs is judged below"),
     _c("figure17.copy_layer", "17", "A5_recall_mechanism",
-       "The copying pattern (value → key) forms in layer 3 of 4", "layer 3", 3.0,
+       "The copying pattern (value → key) forms in layer 3 of 4", "layer 3", "figure17_layers.value_to_key",
        "modal layer of the value→key pattern at 8 pairs (pre-LN); a layer index is exact, so the band is 0",
        A(absolute=0.0), expected="differs", fmt=".0f",
        note="our 4-layer model copies in layer 1 and selects in layer 2: the circuit sits in the first two layers"),
@@ -364,7 +387,7 @@ CLAIMS: tuple[Claim, ...] = (
        "proposed (§5), not tested", None, "constant-repetition plateau over the best step schedule's (3-D flow)",
        A(low=1.1)),
     _c("steering.toy_linearised_tau", "B1", "B1_steering",
-       "Toy model: the linearisation locates the best switch time", "ratio 1 (the same τ)", 1.0,
+       "Toy model: the linearisation locates the best switch time", "ratio 1 (the same τ)", Target(1.0, "two of our own computations locate the same switch time"),
        "the linearisation's best τ over the flow's best τ", A(relative=0.2), expected="differs",
        note="the linearisation says repeat until escape; the flow's best switch lies inside the escape"),
     # The Transformer rows, registered (0f9c1e5) before the triggered runs that read their own held-out set and before

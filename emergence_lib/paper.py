@@ -1,5 +1,7 @@
-"""Every number the paper reports that the book compares with: labelled reference values only, never used
-in a computation. Keys are the figure and, where a figure has several fits, what the fit is of."""
+"""Every number the paper reports that the book compares with, in one place: the claims registry reads its paper
+values from here (`claims`: each names its entry, e.g. "figure3.d"; tests/test_claims.py checks every one), as do
+the grids' law (`experiments.regression.runs.law`) and the cost estimate. Labelled reference values: a run never
+depends on them. Keys are the figure and, where a figure has several fits, what the fit is of."""
 
 from __future__ import annotations
 
@@ -27,3 +29,15 @@ PAPER: dict[str, dict[str, Any]] = {
     # Fig. 17: copying in layer 3, selection in layer 4 (of 4).
     "figure17_layers": {"value_to_key": 3, "query_to_value": 4},
 }
+# Derived from the numbers above, not printed as such: Fig. 14's T exponent with a random position less that with a
+# fixed one (the cost of having to find the token), 0.58 − 0.29.
+PAPER["figure14_position_cost"] = {
+    "T": round(PAPER["figure14 feature + random position"]["T"] - PAPER["figure14 feature + fixed position"]["T"], 2)}
+
+
+def paper_number(ref: str) -> float:
+    """The number at ``ref``, "entry.quantity" (e.g. "figure3.d", "figure15 adam.T"); a clear error otherwise."""
+    entry, _, quantity = ref.rpartition(".")
+    if entry not in PAPER or quantity not in PAPER[entry]:
+        raise KeyError(f"no paper number {ref!r}: entries are {', '.join(sorted(PAPER))}")
+    return float(PAPER[entry][quantity])

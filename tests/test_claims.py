@@ -10,7 +10,7 @@ import pytest
 
 import claims_coverage
 from emergence_lib import claims, plotting, scorecard
-from emergence_lib.claims import CLAIMS, ClaimMismatch, Tolerance, record
+from emergence_lib.claims import CLAIMS, REGISTRY, ClaimMismatch, Tolerance, record
 from emergence_lib.configs import ConfigError
 from emergence_lib.report import format_value, table_html
 
@@ -173,3 +173,40 @@ def test_a_result_box_names_every_verdict_and_folds_all_but_the_first_few():
         if folded:
             assert sum(c.glue_key("status") in folded for c in mine) == len(mine) - scorecard.RESULT_BOX_OPEN
         assert box.startswith("::::{admonition}") and box.rstrip().endswith("::::")
+
+
+def _numbers(text: str) -> list[float]:
+    """The decimal numbers a text prints ("−0.80", "+0.29", "2.25"; integers are ignored unless the text is one)."""
+    text = text.replace("−", "-")
+    return [float(m) for m in re.findall(r"[-+]?\d+\.\d+", text)] or [float(m) for m in re.findall(r"\d+", text)[:1]]
+
+
+def test_every_paper_value_comes_from_the_paper_table():
+    """Every number the registry judges against is named from `emergence_lib.paper` (or is a Target with why), and
+    what each claim prints as the paper's value, and the numbers in its sentence, are that table's."""
+    from emergence_lib.paper import PAPER, paper_number
+
+    table = {round(float(v), 6) for entry in PAPER.values() for v in entry.values()}
+    sourced = 0
+    for c in REGISTRY.values():
+        if c.paper_value is None:
+            assert c.paper_source is None, c.key
+            continue
+        assert c.paper_source is not None, f"{c.key}: a paper value with no source"
+        if c.paper_source.startswith("target: "):
+            assert len(c.paper_source) > len("target: ") + 10, f"{c.key}: a target says why"
+            continue
+        sourced += 1
+        assert paper_number(c.paper_source) == c.paper_value, c.key
+        assert _numbers(c.paper)[0] == pytest.approx(c.paper_value), f"{c.key}: prints {c.paper!r}"
+        for n in (float(m) for m in re.findall(r"[-+]?\d+\.\d+", c.claim.replace("−", "-"))):
+            assert round(n, 6) in table, f"{c.key}: its sentence prints {n}, which is not in emergence_lib.paper"
+    assert sourced >= 30
+
+
+def test_a_paper_value_typed_into_the_registry_is_refused():
+    with pytest.raises(ConfigError, match="emergence_lib.paper"):
+        claims._c("figure3.d_exponent", "3", "03_transformer", "claim", "1.29", 1.29, "measure", None)
+    with pytest.raises(KeyError, match="no paper number 'figure3.z'"):
+        claims._c("figure3.d_exponent", "3", "03_transformer", "claim", "1.29", "figure3.z", "measure", None)
+    assert claims._c("k", "3", None, "c", "1.29", "figure3.d", "m", None).paper_value == 1.29
