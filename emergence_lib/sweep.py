@@ -108,7 +108,7 @@ def run_sweep(
     ("local" process pool, "serial", or "dask" with an optional ``scheduler``
     address; see `executors`), and each chunk is saved as soon as it finishes:
     an interrupted sweep loses only the chunks in flight.
-    ``device`` ("cpu", "cuda", "auto") is checked before anything runs and
+    ``device`` ("cpu", "cuda", "auto") is resolved and checked before anything runs and
     is where Transformer runs train; it is not part of a run's cache key.
     Runs that another live sweep has claimed (`locks`) are awaited, checking every ``poll_s`` seconds.
     """
@@ -118,98 +118,112 @@ def run_sweep(
     unique: dict[str, Any] = {}
     for c in configs:
         unique.setdefault(run_key(c), c)
-
-    results: dict[str, RunResult] = {}
-    if cache is not None:
-        for key, c in unique.items():  # reads (and validates) everything before any compute
-            hit = cache.load(c)
-            if hit is not None:
-                results[key] = hit
+    results = _stored(unique, cache)  # every stored run read (and validated) before any compute
     missing = [(k, c) for k, c in unique.items() if k not in results]
-    if cache is not None and missing:
-        cache.check_writable([c for _, c in missing])  # a run that cannot be stored is not started
+    work = _Computation(cache, results, device, executor, workers, scheduler)
+    mine, theirs = work.claim(missing)
+    try:
+        with tqdm(total=len(missing), initial=len(missing) - len(mine) - len(theirs), desc=desc,
+                  disable=not (progress and missing), unit="run") as bar, Refresher(work.held_locks):
+            work.compute(mine, bar)
+            work.await_others(theirs, bar, poll_s)
+    finally:
+        work.release_all()
+    return SweepResult(summary=_summary_table(configs, results), curves=_curve_table(configs, results),
+                       n_cached=len(unique) - work.n_computed, n_computed=work.n_computed)
 
-    # Claim each missing run before computing it (`locks`), so that concurrent sweeps on one store compute
-    # each run once; the runs another live sweep holds are awaited, and taken over if their owner dies.
-    held: dict[str, Path] = {}
 
-    def claim_or_load(k: str, c: Any) -> str:
+def _stored(unique: dict[str, Any], cache: ResultCache | None) -> dict[str, RunResult]:
+    """The runs ``cache`` holds (each read and validated: a bad file stops the sweep before any compute)."""
+    if cache is None:
+        return {}
+    return {key: hit for key, c in unique.items() if (hit := cache.load(c)) is not None}
+
+
+class _Computation:
+    """A sweep's missing runs: each claimed before it is computed (`locks`: concurrent sweeps on one store compute
+    each run once), computed in chunks through the executor, and stored as soon as its chunk finishes."""
+
+    def __init__(self, cache: ResultCache | None, results: dict[str, RunResult], device: str, executor: str,
+                 workers: int | None, scheduler: str | None):
+        self.cache, self.results = cache, results
+        self.device, self.executor, self.workers, self.scheduler = device, executor, workers, scheduler
+        self.held: dict[str, Path] = {}  # run key → the lock this sweep holds on it
+        self.n_computed = 0
+        self.t0 = time.perf_counter()
+
+    def held_locks(self) -> list[Path]:
+        return list(self.held.values())
+
+    def claim(self, missing: list[tuple[str, Any]]) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
+        """(runs this sweep computes, runs another live sweep holds). Without a cache every missing run is ours."""
+        if self.cache is None:
+            return missing, []
+        if missing:
+            self.cache.check_writable([c for _, c in missing])  # a run that cannot be stored is not started
+        states = {k: self._claim_or_load(k, c) for k, c in missing}
+        return ([(k, c) for k, c in missing if states[k] == "mine"], [(k, c) for k, c in missing if states[k] == "theirs"])
+
+    def _claim_or_load(self, k: str, c: Any) -> str:
         """Claim run ``c``: 'mine' (compute it), 'done' (another sweep stored it meanwhile: loaded) or 'theirs'."""
-        assert cache is not None  # called only with a cache
-        lock = lock_path(cache.path(c))
+        assert self.cache is not None  # called only with a cache
+        lock = lock_path(self.cache.path(c))
         if not claim(lock):
             return "theirs"
-        if (hit := cache.load(c)) is not None:
-            results[k] = hit
+        if (hit := self.cache.load(c)) is not None:
+            self.results[k] = hit
             release(lock)
             return "done"
-        held[k] = lock
+        self.held[k] = lock
         return "mine"
 
-    mine, theirs = missing, []
-    if cache is not None:
-        states = {k: claim_or_load(k, c) for k, c in missing}
-        mine = [(k, c) for k, c in missing if states[k] == "mine"]
-        theirs = [(k, c) for k, c in missing if states[k] == "theirs"]
-    n_computed = 0
-    t0 = time.perf_counter()
-
-    def compute(todo: list[tuple[str, Any]], bar: tqdm) -> None:
+    def compute(self, todo: list[tuple[str, Any]], bar: tqdm) -> None:
         by_kind: dict[str, list[Any]] = defaultdict(list)
         for _, c in todo:
             by_kind[c.kind].append(c)
-        chunks = [(kind, chunk) for kind, cs in by_kind.items() for chunk in kind_of(kind).chunks(cs, device)]
-        for i, out in run_chunks(chunks, executor, device, workers, scheduler):
+        chunks = [(kind, chunk) for kind, cs in by_kind.items() for chunk in kind_of(kind).chunks(cs, self.device)]
+        for i, out in run_chunks(chunks, self.executor, self.device, self.workers, self.scheduler):
             kind, chunk = chunks[i]
             for c, r in zip(chunk, out):
                 key = run_key(c)
-                results[key] = r
-                if cache is not None:
-                    meta = {"library_version": __version__, "device": device, "executor": executor,
+                self.results[key] = r
+                if self.cache is not None:
+                    meta = {"library_version": __version__, "device": self.device, "executor": self.executor,
                             "machine": machine_fingerprint(),  # decides rounding: a recompute elsewhere is checked to a tolerance
-                            "sweep_seconds_so_far": round(time.perf_counter() - t0, 3)}
-                    cache.save(c, r, meta=meta)
-                    release(held.pop(key))
-            refresh(list(held.values()))
+                            "sweep_seconds_so_far": round(time.perf_counter() - self.t0, 3)}
+                    self.cache.save(c, r, meta=meta)
+                    release(self.held.pop(key))
+            refresh(self.held_locks())
             bar.update(len(chunk))
+        self.n_computed += len(todo)
 
-    try:
-        with tqdm(total=len(missing), initial=len(missing) - len(mine) - len(theirs), desc=desc,
-                  disable=not (progress and missing), unit="run") as bar, Refresher(lambda: list(held.values())):
-            compute(mine, bar)
-            n_computed += len(mine)
-            while theirs:  # only with a cache: runs another live sweep holds
-                assert cache is not None  # theirs is empty without one
-                waiting = []
-                for k, c in theirs:
-                    hit = cache.load(c)
-                    if hit is not None:
-                        results[k] = hit
-                        state = "done"
-                    else:
-                        state = claim_or_load(k, c)  # its owner died, or just finished
-                    if state == "mine":
-                        compute([(k, c)], bar)
-                        n_computed += 1
-                    elif state == "done":
-                        bar.update(1)
-                    else:
-                        waiting.append((k, c))
-                theirs = waiting
-                if theirs:
-                    bar.set_postfix_str(f"waiting for {len(theirs)} runs another sweep is computing, e.g. "
-                                        f"{describe(lock_path(cache.path(theirs[0][1])))}")
-                    time.sleep(poll_s)
-    finally:
-        for lock in held.values():
+    def await_others(self, theirs: list[tuple[str, Any]], bar: tqdm, poll_s: float) -> None:
+        """Wait for the runs another live sweep holds: load each once stored, or compute it if its owner died."""
+        while theirs:  # only with a cache: runs another live sweep holds
+            assert self.cache is not None  # theirs is empty without one
+            waiting = []
+            for k, c in theirs:
+                hit = self.cache.load(c)
+                if hit is not None:
+                    self.results[k] = hit
+                    state = "done"
+                else:
+                    state = self._claim_or_load(k, c)  # its owner died, or just finished
+                if state == "mine":
+                    self.compute([(k, c)], bar)
+                elif state == "done":
+                    bar.update(1)
+                else:
+                    waiting.append((k, c))
+            theirs = waiting
+            if theirs:
+                bar.set_postfix_str(f"waiting for {len(theirs)} runs another sweep is computing, e.g. "
+                                    f"{describe(lock_path(self.cache.path(theirs[0][1])))}")
+                time.sleep(poll_s)
+
+    def release_all(self) -> None:
+        for lock in self.held.values():
             release(lock)
-
-    return SweepResult(
-        summary=_summary_table(configs, results),
-        curves=_curve_table(configs, results),
-        n_cached=len(unique) - n_computed,
-        n_computed=n_computed,
-    )
 
 
 def _summary_table(configs: Sequence[Any], results: dict[str, RunResult]) -> pd.DataFrame:

@@ -237,7 +237,12 @@ def test_every_chapter_checks_its_parameters_right_after_the_parameters_cell():
     for path in chapters:
         cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
         i = next(k for k, c in enumerate(cells) if "parameters" in c.metadata.get("tags", []))
-        assert "\nrefuse_unknown_parameters()" in cells[i + 1].source, f"{path.name} does not check its parameters"
+        source = cells[i + 1].source
+        code = [line for line in source.splitlines() if line and not line.startswith(("import ", "from ", "#"))]
+        # the first statement after the imports: the chapter context (its parameters checked), or, on the scoreboard,
+        # the check itself
+        assert code and code[0].startswith(("ctx = experiments.chapter_context(scale, device, confirm_cost)",
+                                            "refuse_unknown_parameters()")), f"{path.name} does not check its parameters first"
 
 
 def test_verify_on_a_cpu_does_not_flag_a_run_stored_from_a_gpu(data_dir, capsys):
