@@ -5,6 +5,9 @@ is one weight per evaluation, layer and head: an array (n_evals, layers, heads).
 curve columns ``<name>_L<layer>H<head>`` (1-based), one per (layer, head), because curves are tables of
 equal-length columns. This module is the only place that writes or parses those names: everything else
 goes through `to_columns`, `as_array` and `tidy`.
+
+The measurements themselves, from a model's attention patterns (E, n, heads, T, T) per layer, are here too
+(`relevant_position_attention`, `relevant_attention`, `readout_entropy`): the training loop records them.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
+import torch
 
 _COLUMN = re.compile(r"^(?P<name>attn_\w+?)_L(?P<layer>\d+)H(?P<head>\d+)$")
 
@@ -61,3 +65,43 @@ def tidy(curve: pd.DataFrame, time: str = "step") -> pd.DataFrame:
             "layer": np.tile(np.repeat(np.arange(1, L + 1), H), n), "head": np.tile(np.arange(1, H + 1), n * L),
             "weight": weights.reshape(-1)}))
     return pd.concat(frames, ignore_index=True)
+
+
+def relevant_position_attention(patterns: list[torch.Tensor], mask: torch.Tensor) -> np.ndarray:
+    """Attention from the readout (last) position to the relevant position(s), averaged over sequences:
+    (E, layers, heads). ``mask`` (E, n, T) flags the relevant positions."""
+    rows = [(pattern[:, :, :, -1, :] * mask[:, :, None, :]).sum(-1).mean(1) for pattern in patterns]  # (E, H) each
+    return torch.stack(rows, 1).cpu().numpy()
+
+
+def relevant_attention(patterns: list[torch.Tensor], query_slots: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
+    """The two attention weights of an induction head, averaged over sequences: (E, layers, heads) each.
+
+    * value → key: from the relevant value token (position 2s+1) to its key (2s), the copying step;
+    * query → value: from the query (last position) to the relevant value token, the selection step.
+    Sequences must hold the query exactly once (test data), in slot s.
+    """
+    slot = query_slots.float().argmax(dim=-1)  # (E, n)
+    v_pos, k_pos = 2 * slot + 1, 2 * slot
+    vk, qv = [], []
+    for pattern in patterns:  # (E, n, H, T, T): row = query position, column = key position
+        E, n, H, T, _ = pattern.shape
+        rows = pattern.gather(3, v_pos[:, :, None, None, None].expand(E, n, H, 1, T))[:, :, :, 0, :]  # (E, n, H, T)
+        vk.append(rows.gather(3, k_pos[:, :, None, None].expand(E, n, H, 1))[..., 0].mean(1))  # (E, H)
+        last = pattern[:, :, :, -1, :]  # (E, n, H, T): the query's row
+        qv.append(last.gather(3, v_pos[:, :, None, None].expand(E, n, H, 1))[..., 0].mean(1))  # (E, H)
+    return torch.stack(vk, 1).cpu().numpy(), torch.stack(qv, 1).cpu().numpy()
+
+
+def readout_entropy(patterns: list[torch.Tensor], rows: torch.Tensor | None = None) -> np.ndarray:
+    """Entropy (nats) of one attention row per sequence, averaged over sequences: (E, layers, heads). The row is
+    the readout's (the last position) or, with ``rows`` (E, n), that query position of each sequence."""
+    out = []
+    for pattern in patterns:  # (E, n, H, T, T)
+        E, n, H, T, _ = pattern.shape
+        if rows is None:
+            row = pattern[:, :, :, -1, :]  # (E, n, H, T)
+        else:
+            row = pattern.gather(3, rows[:, :, None, None, None].expand(E, n, H, 1, T))[:, :, :, 0, :]
+        out.append(-torch.special.xlogy(row, row).sum(-1).mean(1))  # (E, H); 0·log 0 = 0 (masked keys)
+    return torch.stack(out, 1).cpu().numpy()

@@ -18,6 +18,7 @@ A run config holds its schedule as a short string (``"step:1000"``,
 it enters the cache key and the tables as one readable value;
 `DiversitySchedule.parse` turns it into this typed object and validates it.
 Times are in the run's own unit: steps for training, physical time for the toy flows.
+`ScheduleState` is a schedule during training: per ensemble member, the B and p of each step and when a trigger fired.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ import math
 import re
 from dataclasses import dataclass
 from typing import Literal, cast
+
+import numpy as np
 
 ScheduleKind = Literal["constant", "step", "triggered", "annealed"]
 SCHEDULE_KINDS: tuple[str, ...] = ("constant", "step", "triggered", "annealed")
@@ -150,3 +153,44 @@ def check_schedule(spec: str, signals: tuple[str, ...] | None = None) -> Diversi
     if schedule.kind == "triggered" and signals is not None and schedule.signal not in signals:
         raise ScheduleError(f"schedule {spec!r}: the signal must be one of {signals} (what this run records)")
     return schedule
+
+
+class ScheduleState:
+    """A run's data-diversity schedule (`schedules`), per ensemble member: the B and p of each training step,
+    and when repetition switched off. A constant schedule passes no overrides, so a run samples as it always did."""
+
+    def __init__(self, spec: str, B: int, p: float, E: int):
+        self.schedule = DiversitySchedule.parse(spec)
+        self.B, self.p = B, p
+        self.fired_at = np.full(E, np.nan)  # triggered: the evaluation step at which the signal crossed its level
+
+    @property
+    def active(self) -> bool:
+        return self.schedule.kind != "constant"
+
+    def observe(self, step: int, signals: dict[str, np.ndarray]) -> None:
+        """At an evaluation: a triggered schedule fires for the members whose signal crossed its level."""
+        if self.schedule.kind != "triggered":
+            return
+        assert self.schedule.signal is not None  # a triggered schedule has its signal
+        for e, value in enumerate(signals[self.schedule.signal]):
+            if np.isnan(self.fired_at[e]) and self.schedule.fires(float(value)):
+                self.fired_at[e] = step
+
+    def fractions(self, step: int) -> np.ndarray:
+        """r per member for the training step ``step`` (a trigger that fired at the evaluation of this step applies)."""
+        return np.array([self.schedule.fraction(step, triggered=bool(f <= step)) if np.isfinite(f)
+                         else self.schedule.fraction(step) for f in self.fired_at])
+
+    def overrides(self, step: int) -> list[dict] | None:
+        """Per member {B, p} for a training step, or None under a constant schedule."""
+        if not self.active:
+            return None
+        return [dict(zip(("B", "p"), repetition_at(self.B, self.p, r))) for r in self.fractions(step)]
+
+    def switched_at(self, e: int) -> float:
+        """When member ``e``'s repetition switched off: τ (step), the firing step (triggered), NaN otherwise."""
+        if self.schedule.kind == "step":
+            assert self.schedule.at is not None  # a step schedule has its time
+            return float(self.schedule.at)
+        return float(self.fired_at[e])

@@ -26,7 +26,7 @@ from . import attention
 from .results import RunResult
 from .configs import Architecture, RecallTask, RegressionTask, TransformerRecallConfig, TransformerRegressionConfig, fields_of
 from .metrics import NOT_REACHED, first_crossing, plateau_length
-from .schedules import DiversitySchedule, repetition_at
+from .schedules import ScheduleState
 from .tasks import AssociativeRecallTask, RecallBatch, SingleLocationRegression, sample_ensemble, sample_recall_ensemble
 from .mixer import EnsembleMixer
 from .transformer import EnsembleTransformer, TransformerConfig
@@ -56,87 +56,6 @@ def seed_group(configs: Sequence, who: str) -> tuple[list, Any, list[int]]:
     if any(dataclasses.replace(c, seed=0) != base for c in configs):
         raise ValueError(f"{who}: configs must differ only in their seed")
     return configs, base, [c.seed for c in configs]
-
-
-class ScheduleState:
-    """A run's data-diversity schedule (`schedules`), per ensemble member: the B and p of each training step,
-    and when repetition switched off. A constant schedule passes no overrides, so a run samples as it always did."""
-
-    def __init__(self, spec: str, B: int, p: float, E: int):
-        self.schedule = DiversitySchedule.parse(spec)
-        self.B, self.p = B, p
-        self.fired_at = np.full(E, np.nan)  # triggered: the evaluation step at which the signal crossed its level
-
-    @property
-    def active(self) -> bool:
-        return self.schedule.kind != "constant"
-
-    def observe(self, step: int, signals: dict[str, np.ndarray]) -> None:
-        """At an evaluation: a triggered schedule fires for the members whose signal crossed its level."""
-        if self.schedule.kind != "triggered":
-            return
-        assert self.schedule.signal is not None  # a triggered schedule has its signal
-        for e, value in enumerate(signals[self.schedule.signal]):
-            if np.isnan(self.fired_at[e]) and self.schedule.fires(float(value)):
-                self.fired_at[e] = step
-
-    def fractions(self, step: int) -> np.ndarray:
-        """r per member for the training step ``step`` (a trigger that fired at the evaluation of this step applies)."""
-        return np.array([self.schedule.fraction(step, triggered=bool(f <= step)) if np.isfinite(f)
-                         else self.schedule.fraction(step) for f in self.fired_at])
-
-    def overrides(self, step: int) -> list[dict] | None:
-        """Per member {B, p} for a training step, or None under a constant schedule."""
-        if not self.active:
-            return None
-        return [dict(zip(("B", "p"), repetition_at(self.B, self.p, r))) for r in self.fractions(step)]
-
-    def switched_at(self, e: int) -> float:
-        """When member ``e``'s repetition switched off: τ (step), the firing step (triggered), NaN otherwise."""
-        if self.schedule.kind == "step":
-            assert self.schedule.at is not None  # a step schedule has its time
-            return float(self.schedule.at)
-        return float(self.fired_at[e])
-
-
-def relevant_position_attention(patterns: list[torch.Tensor], mask: torch.Tensor) -> np.ndarray:
-    """Attention from the readout (last) position to the relevant position(s), averaged over sequences:
-    (E, layers, heads). ``mask`` (E, n, T) flags the relevant positions."""
-    rows = [(pattern[:, :, :, -1, :] * mask[:, :, None, :]).sum(-1).mean(1) for pattern in patterns]  # (E, H) each
-    return torch.stack(rows, 1).cpu().numpy()
-
-
-def relevant_attention(patterns: list[torch.Tensor], query_slots: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
-    """The two attention weights of an induction head, averaged over sequences: (E, layers, heads) each.
-
-    * value → key: from the relevant value token (position 2s+1) to its key (2s), the copying step;
-    * query → value: from the query (last position) to the relevant value token, the selection step.
-    Sequences must hold the query exactly once (test data), in slot s.
-    """
-    slot = query_slots.float().argmax(dim=-1)  # (E, n)
-    v_pos, k_pos = 2 * slot + 1, 2 * slot
-    vk, qv = [], []
-    for pattern in patterns:  # (E, n, H, T, T): row = query position, column = key position
-        E, n, H, T, _ = pattern.shape
-        rows = pattern.gather(3, v_pos[:, :, None, None, None].expand(E, n, H, 1, T))[:, :, :, 0, :]  # (E, n, H, T)
-        vk.append(rows.gather(3, k_pos[:, :, None, None].expand(E, n, H, 1))[..., 0].mean(1))  # (E, H)
-        last = pattern[:, :, :, -1, :]  # (E, n, H, T): the query's row
-        qv.append(last.gather(3, v_pos[:, :, None, None].expand(E, n, H, 1))[..., 0].mean(1))  # (E, H)
-    return torch.stack(vk, 1).cpu().numpy(), torch.stack(qv, 1).cpu().numpy()
-
-
-def readout_entropy(patterns: list[torch.Tensor], rows: torch.Tensor | None = None) -> np.ndarray:
-    """Entropy (nats) of one attention row per sequence, averaged over sequences: (E, layers, heads). The row is
-    the readout's (the last position) or, with ``rows`` (E, n), that query position of each sequence."""
-    out = []
-    for pattern in patterns:  # (E, n, H, T, T)
-        E, n, H, T, _ = pattern.shape
-        if rows is None:
-            row = pattern[:, :, :, -1, :]  # (E, n, H, T)
-        else:
-            row = pattern.gather(3, rows[:, :, None, None, None].expand(E, n, H, 1, T))[:, :, :, 0, :]
-        out.append(-torch.special.xlogy(row, row).sum(-1).mean(1))  # (E, H); 0·log 0 = 0 (masked keys)
-    return torch.stack(out, 1).cpu().numpy()
 
 
 def recall_bias_mask(batch: RecallBatch) -> torch.Tensor:
@@ -325,9 +244,9 @@ class RegressionTraining(TaskTraining):
             if (c.record_attention or c.record_entropy) and k == "loss_no_repetition":
                 pred, patterns = self.model(x, return_attention=True)
                 if c.record_attention:
-                    out["attn_relevant"] = relevant_position_attention(patterns, mask)
+                    out["attn_relevant"] = attention.relevant_position_attention(patterns, mask)
                 if c.record_entropy:
-                    out["attn_entropy"] = readout_entropy(patterns)
+                    out["attn_entropy"] = attention.readout_entropy(patterns)
             else:
                 pred = self.model(x)
             out[k] = _mse(pred, y).double().cpu().numpy()
@@ -335,7 +254,7 @@ class RegressionTraining(TaskTraining):
                 out[f"{k}_with_bias"] = _mse(self._biased(x, mask), y).double().cpu().numpy()
         if self.trigger_set is not None:
             tx, tm = self.trigger_set
-            out["trigger_attn_relevant"] = relevant_position_attention(self.model(tx, return_attention=True)[1], tm)
+            out["trigger_attn_relevant"] = attention.relevant_position_attention(self.model(tx, return_attention=True)[1], tm)
         # Losses first, then the recordings (the order a run's curve stores them in).
         order = (*self.eval_sets, *(f"{k}_with_bias" for k in self.eval_sets), "attn_relevant", "attn_entropy",
                  "trigger_attn_relevant")
@@ -439,15 +358,15 @@ class RecallTraining(TaskTraining):
                 logits = _recall_forward(self.model, batch, c.n_tokens, bias=c.attention_bias, bias_layers=c.bias_layers)
                 biased |= self._scores(logits, batch, f"{name}_with_bias")
             if patterns is not None:
-                vk, qv = relevant_attention(patterns, batch.query_slots)  # (E, L, H) each
+                vk, qv = attention.relevant_attention(patterns, batch.query_slots)  # (E, L, H) each
                 recordings = {"attn_value_to_key": vk, "attn_query_to_value": qv}
                 if c.record_entropy:
                     value_pos = 2 * batch.query_slots.float().argmax(dim=-1) + 1  # (E, n): test data, one slot
-                    recordings |= {"attn_entropy": readout_entropy(patterns),
-                                   "attn_entropy_value": readout_entropy(patterns, value_pos)}
+                    recordings |= {"attn_entropy": attention.readout_entropy(patterns),
+                                   "attn_entropy_value": attention.readout_entropy(patterns, value_pos)}
         if self.trigger_set is not None:
             _, patterns = _recall_forward(self.model, self.trigger_set, c.n_tokens, attention=True)
-            vk, qv = relevant_attention(patterns, self.trigger_set.query_slots)  # (E, L, H) each
+            vk, qv = attention.relevant_attention(patterns, self.trigger_set.query_slots)  # (E, L, H) each
             recordings |= {"trigger_attn_value_to_key": vk, "trigger_attn_query_to_value": qv}
         return out | biased | recordings
 

@@ -14,7 +14,8 @@ from emergence_lib.configs import ConfigError, TransformerRecallConfig, Transfor
 from emergence_lib.experiments import FollowUp
 from emergence_lib.mixer import EnsembleMixer
 from emergence_lib.tasks import AssociativeRecallTask
-from emergence_lib.training import readout_entropy, recall_bias_mask, train_recall, train_regression
+from emergence_lib.attention import readout_entropy
+from emergence_lib.training import recall_bias_mask, train_recall, train_regression
 from emergence_lib.transformer import EnsembleTransformer, TransformerConfig
 
 TINY = dict(d_model=32, d_qk=8, lr=3e-3, max_steps=300)

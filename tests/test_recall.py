@@ -6,7 +6,8 @@ import torch
 
 from emergence_lib.configs import ConfigError, TransformerRecallConfig
 from emergence_lib.tasks import AssociativeRecallTask, RecallBatch
-from emergence_lib.training import relevant_attention, train_recall
+from emergence_lib.attention import relevant_attention
+from emergence_lib.training import train_recall
 
 
 def _pairs(batch: RecallBatch, n_pairs: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
