@@ -232,9 +232,9 @@ def test_a_context_checks_its_parameters_before_any_compute():
     with pytest.raises(ConfigError, match="device must be"):
         Context("smoke", device="tpu")
     with pytest.raises(ConfigError, match="device must be"):
-        Context("smoke", device=None)  # type: ignore[arg-type]  # what `-p device None` reaches
+        Context("smoke", device=None)  # what `-p device None` reaches
     with pytest.raises(ConfigError, match="confirm_cost must be True or False"):
-        Context("smoke", confirm_cost="yes")  # type: ignore[arg-type]
+        Context("smoke", confirm_cost="yes")
     with pytest.raises(ConfigError, match="at scale 'cpu', this chapter at 'smoke'"):
         Context("smoke").run(Figure1(scale="cpu"))
     ctx = Context("smoke")

@@ -74,15 +74,14 @@ LAYERS = {"runs": 0, "read": 1, "show": 2}
 GROUPS = ("toy", "toy_appendix", "regression", "recall", "ablations", "steering", "prediction", "followup")
 
 
-def _layer(module: str) -> int | None:
-    """0, 1 or 2 for an experiment's runs, read or show module; None for anything else."""
+def _layer(module: str) -> int:
+    """0, 1 or 2 for an experiment's runs, read or show module; -1 for anything else."""
     parts = module.split(".")
-    return LAYERS.get(parts[3]) if parts[:2] == ["emergence_lib", "experiments"] and len(parts) == 4 else None
+    return LAYERS.get(parts[3], -1) if parts[:2] == ["emergence_lib", "experiments"] and len(parts) == 4 else -1
 
 
 def _upward_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
-    return [(m, d) for m, deps in graph.items() for d in deps
-            if _layer(m) is not None and _layer(d) is not None and _layer(d) > _layer(m)]  # type: ignore[operator]
+    return [(m, d) for m, deps in graph.items() for d in deps if _layer(m) >= 0 and _layer(d) > _layer(m)]
 
 
 def test_experiments_import_runs_then_read_then_show():

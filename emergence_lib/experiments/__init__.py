@@ -14,6 +14,13 @@
   prediction    the book's own experiment: predicting emergence before training (B2)
   followup      a 2026 follow-up's claims tested on these tasks (B3)
 
+From a chapter to the training loop, each step naming the next:
+
+  chapter: ctx = chapter_context(scale, device, confirm_cost); ctx.run(Figure3(scale=scale))
+  → context.Context.run → base.FigureConfig.run (the scale's cache; the device resolved; the long-work guard)
+  → sweep.run_sweep (stored runs read, missing ones claimed) → executors.run_chunks → runs.KINDS[kind].run
+  → training.train_regression / train_recall → training.train_ensemble (the loop)
+
 `base` holds what every experiment shares: FigureConfig, ScaledFigure, the scale's cache, grid validators;
 `context` the `Context` a chapter hands its show functions (scale, device, tolerances).
 The paper's numbers are in `emergence_lib.paper`. Nothing in a runs.py imports a read.py or show.py, and no
