@@ -1,4 +1,4 @@
-"""Table 1's settings on the CPU (`table1`), the interval verdicts (`claims.IntervalRule`), the t quantile and the
+"""Table 1's settings on the CPU (`experiments.regression`), the interval verdicts (`claims.IntervalRule`), the t quantile and the
 per-shape estimate: each checked against an independent computation, not the code path it tests."""
 
 import math

@@ -44,7 +44,7 @@ HELD_OUT = {
 
 @dataclass(frozen=True)
 class Prediction(ScaledFigure):
-    """Held-out runs for `prediction.predict_emergence` (they also record attention, for the early warning)."""
+    """Held-out runs for `read.predict_emergence` (they also record attention, for the early warning)."""
 
     name: ClassVar[str] = "When will it emerge?"
     GRIDS: ClassVar[dict[str, HeldOutGrid]] = HELD_OUT

@@ -202,7 +202,7 @@ def cross_sample_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def bridge_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """Per (T, d) and bridge step (`figures.regression.BRIDGE_STEPS`): the geometric mean plateau over seeds with
+    """Per (T, d) and bridge step (`runs.BRIDGE_STEPS`): the geometric mean plateau over seeds with
     its 95% interval, and its ratio to the cpu scale's model at the same point."""
     rows = []
     for (T, d), g in summary.groupby(["T", "d"]):

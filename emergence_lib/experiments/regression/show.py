@@ -24,7 +24,7 @@ paper = PAPER["figure3"]
 
 
 def figure3_tables(results: Results, figure: Figure3) -> dict[str, pd.DataFrame]:
-    """Figure 3's seed-mean tables (`tables.figure3_tables`), and what the runs cost (glued: fig3_runs, fig3_cpu_minutes)."""
+    """Figure 3's seed-mean tables (`read.figure3_tables`), and what the runs cost (glued: fig3_runs, fig3_cpu_minutes)."""
     tables = read.figure3_tables(results, figure.grid)
     runs = pd.concat([r.summary for r in results.values()]).drop_duplicates("run")
     glue_number("fig3_runs", len(runs), "d")
@@ -229,7 +229,7 @@ def _seeds_done(summary: pd.DataFrame, T: int, d: int, B: int) -> int:
 def table1_settings(ctx: Context, cpu_tables: dict[str, pd.DataFrame]) -> SimpleNamespace:
     """Figure 3 at Table 1's own settings (the paper_cpu scale, read from ``data/``, never computed here): each
     point against the paper's law, the exponents on the subset, cross-sample repetition, and the bridge from the
-    cpu scale's model; the claims `table1` registered. A point is judged once all its seeds are stored; until then
+    cpu scale's model; the ``table1.figure3.*`` claims of the registry. A point is judged once all its seeds are stored; until then
     its row says how many are. (glued: fig3_table1, t1_*)"""
     figure = Figure3(scale="paper_cpu")
     grid = figure.grid
