@@ -1,4 +1,4 @@
-"""Which claims each chapter records, read from the chapters' source and the panel functions they call: the test
+"""Which claims each chapter records, read from the chapters' source and the show functions they call: the test
 helpers behind `test_claims.py`'s coverage checks (source scanning belongs to the tests, not the library)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ def recorded_in_source(chapter_source: str) -> set[str]:
     return keys
 
 
-def panel_sources(chapter_source: str) -> str:
+def show_sources(chapter_source: str) -> str:
     """The source of every `show` function a chapter calls (``from emergence_lib.experiments.G import show`` and
     ``show.f(...)``), read from the files with ``ast``: a chapter's claims may be recorded by the functions that
     draw its figures."""
@@ -49,7 +49,7 @@ def registry_coverage(chapters_dir: str | None = None) -> list[tuple[str, list[s
     for chapter in CHAPTER_FIGURES:
         nb = json.loads((folder / f"{chapter}.ipynb").read_text())
         source = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
-        recorded = recorded_in_source(source + "\n" + panel_sources(source))
+        recorded = recorded_in_source(source + "\n" + show_sources(source))
         registered = {c.key for c in claims_of(chapter)}
         out.append((chapter, sorted(registered - recorded), sorted(recorded - registered)))
     return out

@@ -84,11 +84,11 @@ def test_coverage_sees_a_claim_a_chapter_forgot():
         "figure3.d_exponent", "figure3.T_exponent", "figure3.B_exponent"}
 
 
-def test_coverage_follows_a_chapter_into_the_panel_functions_it_calls():
+def test_coverage_follows_a_chapter_into_the_show_functions_it_calls():
     chapter = "from emergence_lib.experiments.recall import show\nf4 = show.figure4(res4, grid, ctx)\n"
-    assert {"figure4.pairs_exponent", "figure4.tokens_exponent"} <= claims_coverage.recorded_in_source(claims_coverage.panel_sources(chapter))
-    assert claims_coverage.panel_sources(chapter.replace("figure4(", "figure5(")).count("def ") == 1  # only the functions called
-    assert claims_coverage.panel_sources("f4 = figure4(res4)") == ""  # no show import: nothing to follow
+    assert {"figure4.pairs_exponent", "figure4.tokens_exponent"} <= claims_coverage.recorded_in_source(claims_coverage.show_sources(chapter))
+    assert claims_coverage.show_sources(chapter.replace("figure4(", "figure5(")).count("def ") == 1  # only the functions called
+    assert claims_coverage.show_sources("f4 = figure4(res4)") == ""  # no show import: nothing to follow
 
 
 def test_landing_table_lists_every_claim_in_figure_order():

@@ -194,3 +194,18 @@ def test_attention_summary_is_one_row_per_run_step_layer_head():
     att = recall_read.attention_summary(res)
     assert len(att) == 12 and set(att["seed"]) == {3} and set(att["kind"]) == {"value_to_key"}
     assert att.set_index(["step", "layer", "head"]).loc[(5.0, 3, 2), "weight"] == w[1, 2, 1]
+
+
+def test_the_package_ships_every_subpackage():
+    """A wheel (`pip install .`) holds every package under emergence_lib: pyproject's find rule matches each folder
+    with an __init__.py (a bare ``packages = ["emergence_lib"]`` left the experiments out)."""
+    import tomllib
+
+    from setuptools import find_packages
+
+    config = tomllib.loads((LIB.parent / "pyproject.toml").read_text())["tool"]["setuptools"]
+    rule = config["packages"]  # a list of names, or {"find": {...}}
+    found = set(rule) if isinstance(rule, list) else set(find_packages(str(LIB.parent), **rule["find"]))
+    on_disk = {".".join(p.parent.relative_to(LIB.parent).parts) for p in LIB.rglob("__init__.py")}
+    assert on_disk <= found, sorted(on_disk - found)
+    assert {"emergence_lib.experiments", "emergence_lib.experiments.regression"} <= on_disk

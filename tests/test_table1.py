@@ -168,7 +168,7 @@ def _synthetic_paper_cpu(scale_law: float, noise: float = 0.03, seed: int = 0):
 
 
 @pytest.mark.parametrize("scale_law, expected", [(1.0, "agrees"), (0.6, "differs")])
-def test_table1_panel_judges_a_complete_scale(monkeypatch, scale_law, expected):
+def test_table1_view_judges_a_complete_scale(monkeypatch, scale_law, expected):
     """The chapter's reader on a complete paper_cpu scale (synthetic, so that this runs before the real runs are all
     stored): plateaus that follow the paper's law agree point by point and in every exponent; plateaus at 0.6× the
     law differ point by point but keep the law's exponents."""
@@ -181,7 +181,7 @@ def test_table1_panel_judges_a_complete_scale(monkeypatch, scale_law, expected):
     synthetic = _synthetic_paper_cpu(scale_law)
     monkeypatch.setattr(Figure3, "cached", lambda self: synthetic)
     cpu_tables = {"T": pd.DataFrame({"T": [32, 64], "d": [16, 16], "plateau_length": [300.0, 700.0]})}
-    t1 = show.table1_settings(Context("cpu"), cpu_tables)
+    t1 = show.table1_settings(cpu_tables, Context("cpu"))
     status = {r.claim.key: r.status for r in t1.checked}
     points = [k for k in status if k.endswith(("_B1", "_B2", "_B4"))]
     assert len(points) == len(runs.our_points()), "every point is judged once all its seeds are in"

@@ -2,8 +2,10 @@
 `Figure3`. Each folder holds three files:
 
   runs.py   the figure configs: a scale in, typed grids, the run configs out (`base.ScaledFigure`)
-  read.py   readers: tidy tables from the sweep results (seed means, fits, crossings); nothing is trained
-  show.py   what a chapter shows: its figures, tables and glued numbers, and the claims it checks
+  read.py   readers: tidy tables from the sweep results (seed means, fits, crossings); they train nothing, except
+            prediction/read.py, whose laws read Figures 3 and 4 through their figures (at smoke, computing them)
+  show.py   what a chapter shows: its figures, tables and glued numbers, and the claims it judges (chapters 01-03
+            draw and judge part of theirs in the notebook)
 
   toy           Figures 1, 2 and the Figure 2 constant (chapters 01, 02)
   toy_appendix  Figures 6–10 (A1, A2; its readers live beside its views in show.py)

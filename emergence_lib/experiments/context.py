@@ -1,10 +1,13 @@
 """What a chapter hands its show functions: one `Context` with the scale, the device and the tolerances.
 
     ctx = experiments.chapter_context(scale, device, confirm_cost)   # a chapter's first code cell
-    results = ctx.run(experiments.Figure3(scale=scale))
-    f3 = show.figure3(tables, figure, ctx)                          # views that judge claims take ctx
-    checked = [ctx.record_fit("figure3.d_exponent", fit, "d")]      # claims judged at ctx.scale
-    assert fit.r2 > ctx.tolerance(smoke=0.8, otherwise=0.9)
+    figure = experiments.Figure3(scale=scale)
+    results = ctx.run(figure)                                        # missing runs train on ctx.device
+    tables = show.figure3_tables(results, figure)
+    f3 = show.figure3(tables, figure)                                # a view
+    t1 = show.table1_settings(tables, ctx)                           # a view that judges claims takes ctx, last
+    checked = [ctx.record_fit("figure3.d_exponent", f3.fit, "d")]   # a claim judged at ctx.scale
+    assert f3.fit.r2 > ctx.tolerance(smoke=0.8, otherwise=0.9)
 
 The scale decides which grid a figure runs (its config), whether claims are judged (`claims.record`) and how
 strict a chapter's own assertions are (`tolerance`); the device is where missing runs train, a name resolved once,

@@ -16,8 +16,8 @@
   leave-one-out by `blind_early_warning`, whose observation window closes when
   the run's own gap first reaches a level: never at a fraction of its measured
   crossing, which would hand the prediction its time scale.
-* `Prediction`: the held-out configurations that validate both, fixed here
-  before any of them was run.
+* the held-out configurations that validate both (`runs.Prediction`) were
+  fixed before any of them was run.
 """
 
 from __future__ import annotations

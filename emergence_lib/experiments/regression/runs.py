@@ -23,7 +23,8 @@ class Figure11Grid:
 
 @dataclass(frozen=True)
 class TransformerGrid:
-    """One scale of the regression experiments. Sizes are (T, d) pairs."""
+    """One scale of the regression experiments: the (T, d) grid of the left panel is every T crossed with every d;
+    ``larger``, ``p_larger`` and ``bridge`` list (T, d) pairs."""
 
     model: dict[str, int]  # width: d_model and d_qk (the rest is Table 1's)
     lr: float  # Adam, every panel but the right one

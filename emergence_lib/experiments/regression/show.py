@@ -9,15 +9,15 @@ import numpy as np
 import pandas as pd
 
 from ... import claims, plotting
+from ...metrics import (add_cross_sample_factor, compare_fits, first_crossing, fit_offset_power_law, fit_power_law,
+                        mean_over_seeds, plateau_level)
 from ...paper import PAPER
-from . import read
-from .runs import BRIDGE_STEPS, Figure3, law, law_residual_sd, our_points, paper_points, point_key
-from ...metrics import first_crossing, plateau_level
-from ...tasks import SingleLocationRegression
-from ...metrics import add_cross_sample_factor, compare_fits, fit_offset_power_law, fit_power_law, mean_over_seeds
 from ...report import glue_figure, glue_number, glue_text, show_table
 from ...sweep import SweepResult
+from ...tasks import SingleLocationRegression
 from ..context import Context
+from . import read
+from .runs import BRIDGE_STEPS, Figure3, law, law_residual_sd, our_points, paper_points, point_key
 
 Results = dict[str, SweepResult]
 paper = PAPER["figure3"]
@@ -226,7 +226,7 @@ def _seeds_done(summary: pd.DataFrame, T: int, d: int, B: int) -> int:
     return int(((summary["T"] == T) & (summary["d"] == d) & (summary["B"] == B)).sum())
 
 
-def table1_settings(ctx: Context, cpu_tables: dict[str, pd.DataFrame]) -> SimpleNamespace:
+def table1_settings(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespace:
     """Figure 3 at Table 1's own settings (the paper_cpu scale, read from ``data/``, never computed here): each
     point against the paper's law, the exponents on the subset, cross-sample repetition, and the bridge from the
     cpu scale's model; the ``table1.figure3.*`` claims of the registry. A point is judged once all its seeds are stored; until then
@@ -360,7 +360,7 @@ def _sharpness_rows(curves: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["d", "seed", "steps to 0.4", "steps to 0.1", "drop / plateau"])
 
 
-def table1_dynamics(ctx: Context, res11_cpu: Results) -> SimpleNamespace:
+def table1_dynamics(res11_cpu: Results, ctx: Context) -> SimpleNamespace:
     """Figures 11 and 12 on Table 1's settings (the paper_cpu scale, read from ``data/``, never computed here): the
     seeds' drops beside the laptop model's, on a time axis in units of each run's plateau, and the training
     distribution against data without repetition at the largest d. Records the ``table1.figure11/12`` claims once
