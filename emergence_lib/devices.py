@@ -5,18 +5,22 @@ from __future__ import annotations
 from .configs import ConfigError
 
 
+def check_device_name(device: object) -> str:
+    """A device name's form ('auto', 'cpu', 'cuda', 'cuda:N'), checked without asking torch what the machine has."""
+    if not isinstance(device, str) or not (device in ("auto", "cpu", "cuda") or
+                                           (device.startswith("cuda:") and device[5:].isdigit())):
+        raise ConfigError(f"device must be 'auto', 'cpu' or 'cuda[:N]', got {device!r}")
+    return device
+
+
 def resolve_device(device: str) -> str:
-    """'auto' → 'cuda' when available, else 'cpu'. An unavailable device is an error, before any compute."""
+    """'auto' → 'cuda' when available, else 'cpu'. A malformed name or an unavailable device is an error, before
+    any compute."""
     import torch
 
-    if not isinstance(device, str):
-        raise ConfigError(f"device must be 'auto', 'cpu' or 'cuda[:N]', got {device!r}")
+    check_device_name(device)
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
-    if device == "cpu":
-        return device
-    if device.startswith("cuda"):
-        if not torch.cuda.is_available():
-            raise ConfigError(f"device {device!r} is not available on this machine (no CUDA); use 'cpu' or 'auto'")
-        return device
-    raise ConfigError(f"device must be 'auto', 'cpu' or 'cuda[:N]', got {device!r}")
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise ConfigError(f"device {device!r} is not available on this machine (no CUDA); use 'cpu' or 'auto'")
+    return device

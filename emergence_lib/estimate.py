@@ -20,7 +20,7 @@ import pandas as pd
 
 from .cache import run_key
 from .configs import TransformerRecallConfig, TransformerRegressionConfig
-from .paper import PAPER
+from .paper import PAPER, figure3_law
 from .runs import runner_for
 
 TIMED_STEPS = 20  # no plateau ends this early; one evaluation a decade keeps evaluations out of the timing
@@ -63,8 +63,7 @@ def step_seconds(runs: Iterable[Any], timer: Callable[[Any], float] | None = Non
 def law_steps(run: Any) -> float:
     """The plateau the paper's law predicts for ``run`` (steps), moved to the run's learning rate."""
     if isinstance(run, TransformerRegressionConfig):
-        law = PAPER["figure3"]
-        steps = law["C"] * run.d ** law["d"] * run.T ** law["T"] * run.B ** law["B"]
+        steps = figure3_law(run.T, run.d, run.B)
     elif isinstance(run, TransformerRecallConfig):
         law = PAPER["figure4"]
         steps = law["C"] * run.n_tokens ** law["N_tokens"] * run.n_pairs ** law["N_pairs"]

@@ -35,6 +35,12 @@ PAPER["figure14_position_cost"] = {
     "T": round(PAPER["figure14 feature + random position"]["T"] - PAPER["figure14 feature + fixed position"]["T"], 2)}
 
 
+def figure3_law(T: float, d: float, B: float = 1) -> float:
+    """The paper's Figure 3 law, 0.76·d^1.29·T^0.80·B^−0.80, at (T, d, B), in steps."""
+    law = PAPER["figure3"]
+    return float(law["C"] * d ** law["d"] * T ** law["T"] * B ** law["B"])
+
+
 def paper_number(ref: str) -> float:
     """The number at ``ref``, "entry.quantity" (e.g. "figure3.d", "figure15 adam.T"); a clear error otherwise."""
     entry, _, quantity = ref.rpartition(".")

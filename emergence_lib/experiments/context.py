@@ -21,17 +21,10 @@ from typing import Any, Sequence
 
 from .. import claims
 from ..configs import ConfigError, Scale, check_scale
+from ..devices import check_device_name
 from ..metrics import PowerLawFit
 from ..sweep import SweepResult, run_sweep
 from .base import FigureConfig, cache_for, confirm_long_work
-
-
-def check_device_name(device: object) -> str:
-    """A device name's form ('auto', 'cpu', 'cuda', 'cuda:N'), checked without asking torch what the machine has."""
-    if not isinstance(device, str) or not (device in ("auto", "cpu", "cuda") or
-                                           (device.startswith("cuda:") and device[5:].isdigit())):
-        raise ConfigError(f"device must be 'auto', 'cpu' or 'cuda[:N]', got {device!r}")
-    return device
 
 
 @dataclass(frozen=True)

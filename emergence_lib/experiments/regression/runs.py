@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from ...configs import TransformerRegressionConfig
-from ...paper import PAPER
+from ...paper import PAPER, figure3_law
 from ..base import ScaledFigure
 
 
@@ -162,11 +162,7 @@ class Figure12(ScaledFigure):
 
 
 LAW = PAPER["figure3"]
-
-
-def law(T: float, d: float, B: float = 1) -> float:
-    """The paper's Figure 3 law at (T, d, B), in steps."""
-    return float(LAW["C"] * d ** LAW["d"] * T ** LAW["T"] * B ** LAW["B"])
+law = figure3_law  # the paper's Figure 3 law at (T, d, B), in steps
 
 
 def paper_points(grid: TransformerGrid = TRANSFORMER_GRIDS["paper"]) -> list[tuple[int, int, int]]:
