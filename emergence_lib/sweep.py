@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from . import __version__, attention
+from . import __version__, attention, checkpoints
 from .cache import ResultCache, config_dict, machine_fingerprint, run_key
 from .results import RunResult
 from .devices import resolve_device
@@ -122,6 +122,15 @@ def run_sweep(
     missing = [(k, c) for k, c in unique.items() if k not in results]
     work = _Computation(cache, results, device, executor, workers, scheduler)
     mine, theirs = work.claim(missing)
+    # Long runs checkpoint beside the store they are saved to (`checkpoints`); pool workers inherit the setting.
+    with checkpoints.folder_set(cache.root if cache is not None else None):
+        _compute_and_wait(work, mine, theirs, missing, desc, progress, poll_s)
+    return SweepResult(summary=_summary_table(configs, results), curves=_curve_table(configs, results),
+                       n_cached=len(unique) - work.n_computed, n_computed=work.n_computed)
+
+
+def _compute_and_wait(work: "_Computation", mine: list, theirs: list, missing: list, desc: str, progress: bool,
+                      poll_s: float) -> None:
     try:
         with tqdm(total=len(missing), initial=len(missing) - len(mine) - len(theirs), desc=desc,
                   disable=not (progress and missing), unit="run") as bar, Refresher(work.held_locks):
@@ -129,8 +138,6 @@ def run_sweep(
             work.await_others(theirs, bar, poll_s)
     finally:
         work.release_all()
-    return SweepResult(summary=_summary_table(configs, results), curves=_curve_table(configs, results),
-                       n_cached=len(unique) - work.n_computed, n_computed=work.n_computed)
 
 
 def _stored(unique: dict[str, Any], cache: ResultCache | None) -> dict[str, RunResult]:
@@ -184,6 +191,7 @@ class _Computation:
         chunks = [(kind, chunk) for kind, cs in by_kind.items() for chunk in kind_of(kind).chunks(cs, self.device)]
         for i, out in run_chunks(chunks, self.executor, self.device, self.workers, self.scheduler):
             kind, chunk = chunks[i]
+            checkpoint = checkpoints.Checkpoint.for_configs(chunk)
             for c, r in zip(chunk, out):
                 key = run_key(c)
                 self.results[key] = r
@@ -193,6 +201,8 @@ class _Computation:
                             "sweep_seconds_so_far": round(time.perf_counter() - self.t0, 3)}
                     self.cache.save(c, r, meta=meta)
                     release(self.held.pop(key))
+            if checkpoint is not None and self.cache is not None:  # the results are stored: the state is not needed
+                checkpoint.remove()
             refresh(self.held_locks())
             bar.update(len(chunk))
         self.n_computed += len(todo)

@@ -22,7 +22,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from . import attention
+from . import attention, checkpoints
 from .results import RunResult
 from .configs import Architecture, RecallTask, RegressionTask, TransformerRecallConfig, TransformerRegressionConfig, fields_of
 from .metrics import NOT_REACHED, first_crossing, plateau_length
@@ -86,9 +86,19 @@ class TaskTraining:
     model: torch.nn.Module
     device: str
 
+    train_gens: list[torch.Generator]  # the random streams of the training batches, one per member
+
     def train_loss(self, overrides: list[dict] | None) -> torch.Tensor:
         """Loss of one fresh training batch, summed over members (so their gradients stay independent)."""
         raise NotImplementedError
+
+    def rng_states(self) -> list[torch.Tensor]:
+        """The state of every random stream training draws from (the held-out sets are fixed at construction)."""
+        return [g.get_state() for g in self.train_gens]
+
+    def set_rng_states(self, states: list[torch.Tensor]) -> None:
+        for g, state in zip(self.train_gens, states, strict=True):
+            g.set_state(state)
 
     def evaluate(self) -> dict[str, np.ndarray]:
         """Every record of one evaluation on the held-out sets, by name."""
@@ -126,8 +136,27 @@ def train_ensemble(training: TaskTraining, configs: Sequence[Any], device: str, 
     # but its record ends where it would have ended alone: batched runs equal runs alone.
     n_evals = np.zeros(E, dtype=int)
     stopped_at = np.full(E, -1)
-    step = 0
-    for step in range(c.max_steps + 1):
+    step = start = 0
+    # A long run saves its whole state every few minutes and, rerun after a stop, resumes from it (`checkpoints`).
+    saver = checkpoints.Saver(checkpoints.Checkpoint.for_configs(configs))
+    saved = saver.checkpoint.load() if saver.checkpoint is not None else None
+    if saved is not None:
+        model.load_state_dict(saved["model"])
+        optimizer.load_state_dict(saved["optimizer"])
+        training.set_rng_states(saved["rng"])
+        diversity.fired_at = saved["fired_at"]
+        steps, records, crossed_at, diverged = saved["steps"], saved["records"], saved["crossed_at"], saved["diverged"]
+        n_evals, stopped_at, start = saved["n_evals"], saved["stopped_at"], saved["step"]
+        t0 = time.perf_counter() - saved["seconds"] * E  # the run's compute time counts what ran before the stop
+    for step in range(start, c.max_steps + 1):
+        if saver.due():
+            assert saver.checkpoint is not None  # due() only with one
+            saver.checkpoint.save({
+                "model": model.state_dict(), "optimizer": optimizer.state_dict(), "rng": training.rng_states(),
+                "fired_at": diversity.fired_at, "steps": steps, "records": records, "crossed_at": crossed_at,
+                "diverged": diverged, "n_evals": n_evals, "stopped_at": stopped_at, "step": step,
+                "seconds": (time.perf_counter() - t0) / E}, step, c.max_steps)
+            saver.saved()
         if step in schedule:
             with torch.no_grad():
                 now = training.evaluate()

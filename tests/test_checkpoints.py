@@ -1,0 +1,142 @@
+"""A long run stopped midway (SIGTERM, SIGKILL) resumes from its checkpoint and ends exactly as an uninterrupted run."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from emergence_lib import checkpoints
+from emergence_lib.cache import ResultCache, differences, run_key
+from emergence_lib.configs import TransformerRecallConfig, TransformerRegressionConfig
+from emergence_lib.sweep import run_sweep
+from emergence_lib.training import train_recall, train_regression
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    """Runs compared bit for bit use one thread each (a thread count of its own changes float rounding)."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+# A smoke-sized run long enough to be stopped midway (about 2,000 steps), and a recall run with a triggered
+# schedule (its state, the trigger's firing step, is part of what a checkpoint must restore).
+REGRESSION = TransformerRegressionConfig(T=16, d=8, d_model=32, d_qk=8, lr=1e-3, max_steps=2500, seed=1, stop_factor=1.2)
+RECALL = TransformerRecallConfig(n_tokens=16, n_pairs=4, d_model=32, d_qk=8, n_layers=2, lr=3e-3, max_steps=600, seed=0,
+                                 B=2, schedule="triggered:accuracy_test>=0.3", stop_factor=None, threshold=0.5)
+
+SCRIPT = """
+import sys
+from pathlib import Path
+from emergence_lib.cache import ResultCache
+from emergence_lib.configs import TransformerRegressionConfig
+from emergence_lib.sweep import run_sweep
+cfg = TransformerRegressionConfig(T=16, d=8, d_model=32, d_qk=8, lr=1e-3, max_steps=2500, seed=1, stop_factor=1.2)
+run_sweep([cfg], ResultCache(Path(sys.argv[1])), progress=False, executor="serial")
+"""
+
+
+def _wait_for_checkpoint(folder: Path, key: str, past_step: int, proc: subprocess.Popen, timeout: float = 120) -> int:
+    start = time.time()
+    while time.time() - start < timeout:
+        info = checkpoints.progress(folder, key)
+        if info is not None and info["step"] > past_step:
+            return int(info["step"])
+        assert proc.poll() is None, "the run ended before it was stopped: make it longer"
+        time.sleep(0.05)
+    raise AssertionError("no checkpoint appeared")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_a_run_stopped_midway_resumes_bit_identically(tmp_path, monkeypatch, sig):
+    uninterrupted = train_regression([REGRESSION])[0]
+    data = tmp_path / "data"
+    env = os.environ | {checkpoints.CHECKPOINT_EVERY_ENV: "0.2", "OMP_NUM_THREADS": "1"}
+    env.pop(checkpoints.CHECKPOINT_DIR_ENV, None)
+    proc = subprocess.Popen([sys.executable, "-c", SCRIPT, str(data)], env=env)
+    folder = checkpoints.folder_for(data)
+    key = run_key(REGRESSION)
+    stopped_at = _wait_for_checkpoint(folder, key, 200, proc)
+    proc.send_signal(sig)
+    proc.wait(timeout=30)
+    cache = ResultCache(data)
+    assert cache.load(REGRESSION) is None, "stopped before its end: nothing stored"
+    info = checkpoints.progress(folder, key)
+    assert info is not None and info["step"] >= stopped_at and info["max_steps"] == 2500
+    assert info["step"] < uninterrupted.summary["steps_run"], "stopped midway"
+    # The rerun resumes (it starts at the saved step: an interval of 10 minutes means it saves nothing new).
+    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "600")
+    resumed = run_sweep([REGRESSION], cache, progress=False, executor="serial")
+    assert resumed.n_computed == 1
+    stored = cache.load(REGRESSION)
+    assert stored is not None
+    assert differences(uninterrupted, stored) == [], "the resumed run equals the uninterrupted one exactly"
+    assert not (folder / f"{key}.pt").exists() and checkpoints.progress(folder, key) is None, "removed once stored"
+
+
+def test_resuming_restores_the_schedule_and_random_streams(tmp_path, monkeypatch):
+    """Saved at every step (interval 0), then resumed from a state saved midway: equal to a run without checkpoints.
+    Shown to fail without the restored random streams (the batches after the stop would differ)."""
+    reference = train_recall([RECALL])[0]
+    folder = tmp_path / "ckpt"
+    monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(folder))
+    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "0")
+    full = train_recall([RECALL])[0]
+    assert differences(reference, full) == []
+    ckpt = checkpoints.Checkpoint.for_configs([RECALL])
+    assert ckpt is not None and ckpt.state_path.exists()
+    # Roll the checkpoint back to a mid-run state by rerunning with a stop: a run whose max_steps is the same but
+    # that is killed is simulated by training to step 300 in a checkpoint of its own key.
+    state = ckpt.load()
+    assert state is not None and state["step"] == reference.summary["steps_run"]
+    partial = _state_at(RECALL, 300, folder, monkeypatch)
+    ckpt.save(partial, 300, RECALL.max_steps)
+    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "600")
+    resumed = train_recall([RECALL])[0]
+    assert differences(reference, resumed) == []
+
+
+def _state_at(config, step: int, folder: Path, monkeypatch) -> dict:
+    """The state a run of ``config`` saves at ``step`` (trained in a scratch folder, stopped there by an exception)."""
+    scratch = folder.parent / "scratch"
+    monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(scratch))
+    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "0")
+    original = checkpoints.Checkpoint.save
+
+    class Stop(Exception):
+        pass
+
+    def save_then_stop(self, state, at, max_steps):
+        original(self, state, at, max_steps)
+        if at >= step:
+            raise Stop
+
+    monkeypatch.setattr(checkpoints.Checkpoint, "save", save_then_stop)
+    with pytest.raises(Stop):
+        train_recall([config])
+    monkeypatch.setattr(checkpoints.Checkpoint, "save", original)
+    monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(folder))
+    state = checkpoints.Checkpoint(scratch, (run_key(config),)).load()
+    assert state is not None and state["step"] == step
+    return state
+
+
+def test_a_checkpoint_of_other_runs_is_never_resumed(tmp_path):
+    ckpt = checkpoints.Checkpoint(tmp_path, ("a" * 20,))
+    ckpt.save({"step": 5}, 5, 10)
+    assert ckpt.load() == {"step": 5}
+    other = checkpoints.Checkpoint(tmp_path, ("b" * 20,))
+    other.state_path.write_bytes(ckpt.state_path.read_bytes())  # a's state under b's name
+    assert other.load() is None
+    ckpt.state_path.write_bytes(b"truncated")
+    assert ckpt.load() is None
+    assert json.loads(ckpt.info_path.read_text())["step"] == 5
