@@ -135,6 +135,9 @@ class Claim:
     # Where paper_value comes from: an entry of `paper.PAPER` ("figure3.d"), or "target: why" for a value the paper
     # does not print as a number (two of our computations agreeing: an error of 0, a ratio of 1). None: no value.
     paper_source: str | None = None
+    # The runs the claim reads, as "figure:sweep" names (`experiments.figures()` at the claim's scale): its
+    # registration is judged against these runs alone. Empty: every run of the chapter's figures at its scale.
+    reads: tuple[str, ...] = ()
 
     @property
     def figure_number(self) -> int:
@@ -165,7 +168,7 @@ class Target:
 
 
 def _c(key, figure, chapter, claim, paper, paper_value: str | Target | None, measure, tolerance, expected="reproduced",
-       fmt=".2f", note="", scale="cpu"):
+       fmt=".2f", note="", scale="cpu", reads=()):
     """A claim; its number is named, never typed: ``paper_value`` is an entry of `paper.PAPER` ("figure3.d") or a
     `Target`, so every paper value the registry judges against comes from the one table."""
     if isinstance(paper_value, str):
@@ -177,7 +180,8 @@ def _c(key, figure, chapter, claim, paper, paper_value: str | Target | None, mea
     else:
         raise ConfigError(f"claim {key!r}: its paper value {paper_value!r} must name an entry of emergence_lib.paper "
                           "(e.g. 'figure3.d') or be a Target with why, not a number typed here")
-    return Claim(key, figure, chapter, claim, paper, value, measure, tolerance, expected, fmt, note, scale, source)
+    return Claim(key, figure, chapter, claim, paper, value, measure, tolerance, expected, fmt, note, scale, source,
+                 tuple(reads))
 
 
 A = Tolerance  # short for the table below
@@ -226,7 +230,64 @@ def _table1_claims() -> tuple[Claim, ...]:
     return tuple(out)
 
 
+def _measured_claims() -> tuple[Claim, ...]:
+    """Figure 3 on Table 1's own model where the paper measured (`regression.runs.Figure3Measured`, scale paper_cpu:
+    T = 128, 192 and 256), registered before any of its runs (issue 34). Each claim reads only its own points' runs
+    (``reads``). Intervals respect the design: a point's 95% interval is over its seeds; an exponent is a linear
+    contrast of the points' mean log plateaus (the least-squares slope through them), with a Welch–Satterthwaite
+    interval from each point's own seed variance, so seeds never count as independent points of a law that may
+    misfit. A point enters an exponent when at least 2 of its seeds reached the threshold."""
+    sd = regression.law_residual_sd()
+    points = [(T, d, B) for T, d, B, _ in regression.MEASURED_GRIDS["paper_cpu"].points]
+    pk = regression.point_key
+    out = []
+    for T, d, B in points:
+        out.append(_c(f"table1.measured.{pk(T, d, B)}", "3", "03_transformer",
+                      f"Table 1's model at $(T, d, B)$ = ({T}, {d}, {B}) follows the paper's law (a point of the paper's grid)"
+                      if (T, d, B) in regression.paper_points() else
+                      f"Table 1's model at $(T, d, B)$ = ({T}, {d}, {B}) follows the paper's law (between the paper's grid points)",
+                      f"ratio 1 (law: {regression.law(T, d, B):,.0f} steps)", Target(1.0, "the paper's law itself"),
+                      "our plateau over the paper's law: geometric mean over seeds, 95% t interval",
+                      IntervalRule(max_width=0.5, paper_sd=sd, log=True), expected=None, scale="paper_cpu",
+                      reads=(f"figure3_measured:{pk(T, d, B)}",)))
+
+    def reads_of(ps: list[tuple[int, int, int]]) -> tuple[str, ...]:
+        return tuple(f"figure3_measured:{pk(*p)}" if p in points else "figure3:T" for p in ps)
+
+    for T in (256, 128):
+        ps = [(T, d, 1) for d in (16, 32, 64)]
+        out.append(_c(f"table1.measured.d_exponent_T{T}", "3", "03_transformer",
+                      f"Table 1's model: the exponent of $d$ at $T$ = {T} alone" + (" (the paper's own panel)" if T == 256 else ""),
+                      f"{regression.LAW['d']:.2f}", "figure3.d",
+                      f"least-squares slope of the mean log plateau on log d over d ∈ {{16, 32, 64}} at T = {T}, B = 1 "
+                      "(the points with ≥ 2 seeds reached), Welch 95% interval", IntervalRule(max_width=0.4),
+                      expected=None, scale="paper_cpu", reads=reads_of(ps)))
+    t_points = [(T, d, 1) for d in (16, 32) for T in (32, 64, 128, 192, 256)]
+    out.append(_c("table1.measured.T_exponent", "3", "03_transformer",
+                  "Table 1's model: the exponent of $T$ over $T$ = 32–256", f"{regression.LAW['T']:.2f}", "figure3.T",
+                  "least-squares slope of the mean log plateau on log T within each d ∈ {16, 32} (d as a fixed "
+                  "effect), T ∈ {32, 64, 128, 192, 256}, B = 1, Welch 95% interval", IntervalRule(max_width=0.4),
+                  expected=None, scale="paper_cpu", reads=reads_of(t_points)))
+    b_points = [(256, d, B) for d in (16, 32) for B in (1, 2, 4, 8)]
+    out.append(_c("table1.measured.B_exponent_T256", "3", "03_transformer",
+                  "Table 1's model: the exponent of $B$ at $T$ = 256 (the paper's middle panel)",
+                  f"{regression.LAW['B']:.2f}".replace("-", "−"), "figure3.B",
+                  "least-squares slope of the mean log plateau on log B within each d ∈ {16, 32}, B ∈ {1, 2, 4, 8}, "
+                  "T = 256, Welch 95% interval", IntervalRule(max_width=0.4), expected=None, scale="paper_cpu",
+                  reads=reads_of(b_points)))
+    # The reconciling hypothesis, its rule fixed here: the local d exponent (d = 16 → 32, B = 1) is larger at
+    # T = 256 than at T = 32 (where it was measured before this was registered: the claim reads those runs too).
+    out.append(_c("table1.measured.d_exponent_grows", "3", "03_transformer",
+                  "Table 1's model: the local exponent of $d$ grows with $T$ (how a fit at $T$ = 256 could reach 1.29 "
+                  "where $T$ ≤ 64 gives about 1)", "implied by 1.29 at $T$ = 256", None,
+                  "local d exponent (log2 of the plateau ratio d = 32 over d = 16, B = 1) at T = 256 minus the same "
+                  "at T = 32, Welch 95% interval", IntervalRule(above=0.0), expected=None, scale="paper_cpu",
+                  reads=reads_of([(256, 16, 1), (256, 32, 1), (32, 16, 1), (32, 32, 1)])))
+    return tuple(out)
+
+
 TABLE1_CLAIMS = _table1_claims()
+MEASURED_CLAIMS = _measured_claims()
 CLAIMS: tuple[Claim, ...] = (
     # ---- Figure 1: the toy model
     _c("figure1.d_exponent", "1c", "01_toy_model", "Toy model: the plateau grows as $d^{0.49}$ ($\\sqrt d$)", "0.49", "figure1.d",
@@ -507,6 +568,8 @@ CLAIMS: tuple[Claim, ...] = (
        expected="differs", note="SGD noise alone barely moves the toy model's plateau"),
     # ---- Figure 3 at Table 1's own settings (the paper_cpu scale, `experiments.regression`): registered before any of its runs existed
     *TABLE1_CLAIMS,
+    # ---- Figure 3 on Table 1's model where the paper measured (T = 128-256): registered before any of its runs
+    *MEASURED_CLAIMS,
     # ---- Not computed here
     Claim("table1.paper_scale", "3", None, "Figure 3 on the paper\'s own grid (Table 1: width 256, $T$ up to 256)",
           "$0.76\\,d^{1.29}T^{0.80}B^{-0.80}$", None, "the chapter's paper scale; needs a GPU", None, "not run"),
@@ -683,7 +746,7 @@ def show_checked(results: list[ClaimResult], title: str) -> None:
 CHAPTER_FIGURES: dict[str, tuple[str, ...]] = {
     "01_toy_model": ("figure1",),
     "02_repetition_toy": ("figure1", "figure2", "figure2_constant"),
-    "03_transformer": ("figure3",),
+    "03_transformer": ("figure3", "figure3_measured"),
     "04_associative_recall": ("figure4", "figure5"),
     "A1_toy_theory": ("figure6", "figure7", "figure8"),
     "A2_toy_checks": ("figure9", "figure10"),

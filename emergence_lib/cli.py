@@ -40,6 +40,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, cast
 
+from . import checkpoints
 from .cache import CacheError, ResultCache, differences, kind_version, reproduce_rtol, run_key
 from .results import RunResult
 from .configs import RUN_CONFIGS, SCALES, ConfigError, Scale, check_scale
@@ -87,8 +88,10 @@ def cmd_run(args: argparse.Namespace) -> None:
                                   f"anyway, or run --scale paper_cpu (Table 1's settings at the cheap end of the "
                                   f"paper's grid, where a figure has it) or --scale cpu")
             print(f"{args.figure} {args.scale}: the missing runs: {est.describe()}", flush=True)
-            # Cheapest first: an interrupted run leaves the most points complete.
-            order = est.cheapest_first(missing)
+            # Cheapest first (an interrupted run leaves the most points complete), unless the figure lists its
+            # runs in the order they answer its question (`Figure3Measured`).
+            order = missing if getattr(fig, "ORDERED", False) else est.cheapest_first(missing)
+            print(est.table_text(), flush=True)
             result = run_sweep(order, cache, desc=f"{args.figure} {args.scale}", device=device,
                                executor=args.executor, workers=args.workers, scheduler=args.scheduler)
             print(f"{args.figure} (all sweeps, cheapest first): {result!r}")
@@ -109,10 +112,17 @@ def cmd_status(args: argparse.Namespace) -> None:
     fig = _figure(args.figure, args.scale)
     cache = ResultCache(on_corrupt="recompute")
     total_missing = 0
+    folder = checkpoints.folder_for(cache.root)
     for key, runs in fig.sweeps().items():
-        cached = sum(cache.load(r) is not None for r in runs)
-        total_missing += len(runs) - cached
-        print(f"{args.figure} {args.scale} {key}: {cached}/{len(runs)} cached, {len(runs) - cached} missing")
+        missing = [r for r in runs if cache.load(r) is None]
+        cached = len(runs) - len(missing)
+        total_missing += len(missing)
+        print(f"{args.figure} {args.scale} {key}: {cached}/{len(runs)} cached, {len(missing)} missing")
+        for r in missing:  # a run stopped midway, or running now, has a checkpoint (`checkpoints`)
+            info = checkpoints.progress(folder, run_key(r))
+            if info is not None:
+                print(f"  seed {getattr(r, 'seed', '?')} ({run_key(r)}): in progress, step {info['step']:,} of "
+                      f"{info['max_steps']:,}")
     print("complete" if total_missing == 0 else f"{total_missing} runs missing")
 
 

@@ -98,6 +98,15 @@ class Estimate:
                 f"{self.expected_hours:,.1f} CPU-hours if their plateaus follow the paper's law, at most "
                 f"{self.bound_hours:,.1f} if every run trains to its max_steps")
 
+    def table_text(self) -> str:
+        """One line per shape, in the runs' order: runs, seconds a step (timed), expected steps and CPU-hours."""
+        t = self.table
+        lines = ["shape (kind, T or V, d or pairs, ...)  runs  s/step  expected steps  CPU-h"]
+        for shape, g in t.groupby("shape", sort=False):
+            lines.append(f"{str(shape[:3]):<38} {len(g):>4}  {g['s_per_step'].iloc[0]:6.3f}  "
+                         f"{g['expected_steps'].mean():>14,.0f}  {g['expected_s'].sum() / 3600:5.2f}")
+        return "\n".join(lines)
+
     def cheapest_first(self, runs: Sequence[Any]) -> list[Any]:
         """``runs`` (those estimated) ordered by their expected CPU time."""
         cost = dict(zip(self.table["run"], self.table["expected_s"]))

@@ -37,14 +37,14 @@ from .ablations.runs import ABLATION_GRIDS, TASK_VARIANTS, Figure13, Figure14, F
 from .followup.runs import FOLLOWUP_GRIDS, HEAD_PROTOCOLS, FollowUp
 from .prediction.runs import HELD_OUT, Prediction
 from .recall.runs import PLACEMENT_SETUPS, RECALL_GRIDS, Figure4, Figure5, Figure16, Figure17
-from .regression.runs import TRANSFORMER_GRIDS, Figure3, Figure11, Figure12
+from .regression.runs import MEASURED_GRIDS, TRANSFORMER_GRIDS, Figure3, Figure3Measured, Figure11, Figure12
 from .steering.runs import STEERING_GRIDS, Steering
 from .toy.runs import FIGURE1_GRIDS, FIGURE2_GRIDS, Figure1, Figure2, Figure2Constant
 from .toy_appendix.runs import Figure6, Figure7, Figure8, Figure9, Figure10
 
 REGISTRY: dict[str, type[ScaledFigure]] = {
     "figure1": Figure1, "figure2": Figure2, "figure2_constant": Figure2Constant,
-    "figure3": Figure3, "figure4": Figure4, "figure5": Figure5,
+    "figure3": Figure3, "figure3_measured": Figure3Measured, "figure4": Figure4, "figure5": Figure5,
     "figure6": Figure6, "figure7": Figure7, "figure8": Figure8, "figure9": Figure9, "figure10": Figure10,
     "figure11": Figure11, "figure12": Figure12, "figure13": Figure13, "figure14": Figure14, "figure15": Figure15,
     "figure16": Figure16, "figure17": Figure17,
@@ -63,7 +63,7 @@ __all__ = [
     "HELD_OUT", "STEERING_GRIDS", "Prediction", "Steering",
     "FOLLOWUP_GRIDS", "HEAD_PROTOCOLS", "FollowUp",
     "PLACEMENT_SETUPS", "RECALL_GRIDS", "Figure4", "Figure5", "Figure16", "Figure17",
-    "TRANSFORMER_GRIDS", "Figure3", "Figure11", "Figure12",
+    "MEASURED_GRIDS", "TRANSFORMER_GRIDS", "Figure3", "Figure3Measured", "Figure11", "Figure12",
     "FIGURE1_GRIDS", "FIGURE2_GRIDS", "Figure1", "Figure2", "Figure2Constant",
     "Figure6", "Figure7", "Figure8", "Figure9", "Figure10",
     "REGISTRY", "figures",
