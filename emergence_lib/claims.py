@@ -26,6 +26,7 @@ from typing import Literal
 
 from .configs import ConfigError, Scale, check_scale
 from .experiments.regression import runs as regression  # the paper_cpu points and the paper's law
+from .experiments.table1 import runs as table1  # the points where the paper measured
 from .paper import PAPER, paper_number
 
 Status = Literal["reproduced", "agrees", "differs", "inconclusive", "not run"]
@@ -238,7 +239,7 @@ def _measured_claims() -> tuple[Claim, ...]:
     interval from each point's own seed variance, so seeds never count as independent points of a law that may
     misfit. A point enters an exponent when at least 2 of its seeds reached the threshold."""
     sd = regression.law_residual_sd()
-    points = [(T, d, B) for T, d, B, _ in regression.MEASURED_GRIDS["paper_cpu"].points]
+    points = [(T, d, B) for T, d, B, _ in table1.MEASURED_GRIDS["paper_cpu"].points]
     pk = regression.point_key
     out = []
     for T, d, B in points:

@@ -2,14 +2,19 @@
 
 A claim is *registered* by the first commit whose change to ``emergence_lib/claims.py`` adds a line holding its key
 (or, for keys the registry builds in a loop, the literal prefix it builds them from). Its *data* first exists in the
-first commit that adds a stored run of its chapter's figures at the claim's scale (`claims.CHAPTER_FIGURES`); a run
+first commit that adds a stored run it reads (`claim_run_paths`); a run
 re-keyed by a migration counts from the commit that added the file it was migrated from (``meta.migrated_from``).
 Order is the commits' order in the history (``git rev-list --topo-order``), not their clocks.
 
 * ``before its data``: registered in an earlier commit than any of its runs (or no run is stored yet);
 * ``with its data``: the same commit added both;
 * ``after its data``: the runs were committed first. Such a claim's expected status is a regression pin, not a
-  test (see the methods page).
+  test (see the methods page);
+* ``partly after its data``: some of the runs it reads existed before it, others came after (a claim that reads
+  new points beside old ones).
+
+A claim's runs are the sweeps its ``reads`` names (`claims.Claim.reads`); a claim that names none reads every run
+of its chapter's figures at its scale.
 """
 
 from __future__ import annotations
@@ -119,6 +124,42 @@ def run_paths(chapter: str, scale: Scale) -> list[str]:
     return sorted(out)
 
 
+def claim_run_paths(claim) -> list[str]:
+    """The stored-run paths a claim reads: the sweeps its ``reads`` names ("figure:sweep", at the claim's scale), or
+    every run of its chapter's figures at its scale where it names none (`run_paths`)."""
+    if not claim.reads:
+        return run_paths(claim.chapter, claim.scale)
+    from .cache import ResultCache
+    from .experiments import figures
+
+    cache = ResultCache(ROOT / "data")
+    out = set()
+    for entry in claim.reads:
+        name, sweep = entry.split(":")
+        out |= {str(cache.path(r).relative_to(ROOT)) for r in figures()[name](scale=claim.scale).sweeps()[sweep]}
+    return sorted(out)
+
+
+def order_verdict(h: History, reg: str | None, origins: list[str], later: int = 0, exact: bool = True) -> str:
+    """How a registration commit stands to the first commits of a claim's stored runs (``origins``; ``later``: how
+    many of its runs are not stored yet, so come after it): before all of them, with the first, after all of them,
+    or partly after (some runs it reads existed before it, others came after). Without ``exact`` (a claim that
+    names no runs of its own, so its chapter's are read) only the first run counts: before or after it."""
+    if reg is None:
+        return "not yet committed"
+    if not origins:
+        return "before its data"
+    first = min(origins, key=h.order.__getitem__)
+    if reg == first:
+        return "with its data"
+    before = [o for o in origins if h.order[o] < h.order[reg]]
+    if not before:
+        return "before its data"
+    if not exact:
+        return "after its data"
+    return "after its data" if len(before) == len(origins) and not later else "partly after its data"
+
+
 def registration_table(root: Path = ROOT) -> pd.DataFrame:
     """One row per computed claim: its registering commit, the first commit of its data, and the order of the two."""
     from .claims import CLAIMS
@@ -127,7 +168,8 @@ def registration_table(root: Path = ROOT) -> pd.DataFrame:
     h = history(root)
     source = (root / REGISTRY_FILE).read_text()
     rows = []
-    data_first: dict[tuple[str, str], str | None] = {}
+    data_first: dict[tuple, list[str]] = {}  # (chapter, scale, reads) → the first commits of its stored runs
+    unstored: dict[tuple, int] = {}  # … and how many of its runs no commit holds yet
     for c in CLAIMS:
         if c.chapter is None:
             continue
@@ -135,17 +177,14 @@ def registration_table(root: Path = ROOT) -> pd.DataFrame:
             rows.append({"claim": c.key, "registered in": "", "data first in": "", "registration": "unknown (no git history)"})
             continue
         reg = h.first_with(needle(c.key, source))
-        if (c.chapter, c.scale) not in data_first:
-            origins = [o for o in (h.origin(p) for p in run_paths(c.chapter, c.scale)) if o is not None]
-            data_first[(c.chapter, c.scale)] = min(origins, key=h.order.__getitem__) if origins else None
-        data = data_first[(c.chapter, c.scale)]
-        if reg is None:
-            verdict = "not yet committed"
-        elif data is None:
-            verdict = "before its data"
-        else:
-            verdict = {True: "before its data", False: "after its data"}[h.order[reg] < h.order[data]]
-            verdict = "with its data" if reg == data else verdict
+        which = (c.chapter, c.scale, c.reads)
+        if which not in data_first:
+            paths = claim_run_paths(c)
+            data_first[which] = [o for o in (h.origin(p) for p in paths) if o is not None]
+            unstored[which] = len(paths) - len(data_first[which])
+        origins = data_first[which]
+        data = min(origins, key=h.order.__getitem__) if origins else None
+        verdict = order_verdict(h, reg, origins, unstored[which], exact=bool(c.reads))
         rows.append({"claim": c.key, "registered in": (reg or "")[:7], "data first in": (data or "")[:7],
                      "registration": verdict})
     return pd.DataFrame(rows, columns=cols)

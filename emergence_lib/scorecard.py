@@ -192,7 +192,8 @@ def verdict_summary() -> str:
 
 
 REGISTERED_TEXT = {"before its data": "before its runs", "with its data": "with its runs",
-                   "after its data": "after its runs (pinned)", "not yet committed": "not yet committed"}
+                   "after its data": "after its runs (pinned)", "partly after its data": "partly after its runs",
+                   "not yet committed": "not yet committed"}
 
 
 def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb", registration: "pd.DataFrame | None" = None) -> str:

@@ -29,9 +29,10 @@ def show_sources(chapter_source: str) -> str:
     folder = Path(emergence_lib.__file__).resolve().parent / "experiments"
     out = []
     for group, names in re.findall(r"from emergence_lib\.experiments\.(\w+) import ([\w ,]+)", chapter_source):
-        if "show" not in [n.strip() for n in names.split(",")]:
+        imported = {n.split(" as ")[0].strip(): n.split(" as ")[-1].strip() for n in names.split(",")}
+        if "show" not in imported:
             continue
-        alias = "show"
+        alias = imported["show"]  # ``import show as table1``: the chapter calls table1.f(...)
         text = (folder / group / "show.py").read_text()
         called = set(re.findall(rf"\b{alias}\.(\w+)\(", chapter_source))
         out += [ast.get_source_segment(text, node) or "" for node in ast.parse(text).body

@@ -63,5 +63,33 @@ def test_this_repository_pins_only_claims_registered_after_their_data():
     for key, when in by_key.items():
         c = claims.claim(key)
         if c.expected is None:
-            assert when in ("before its data", "not yet committed"), (key, when)
+            # "partly after": a claim that reads new points beside runs that existed (named in its ``reads``).
+            assert when in ("before its data", "not yet committed") or (when == "partly after its data" and c.reads), (key, when)
     assert by_key["figure1.d_exponent"] == "after its data", "the first registry came after the first runs"
+
+
+def test_a_claim_is_judged_against_the_runs_it_reads(repo):
+    """Per claim: its own runs decide, and a claim reading old runs beside new ones is 'partly after' (never 'before');
+    a claim without runs of its own keeps the chapter's first-run rule."""
+    reg = "emergence_lib/claims.py"
+    c_old = _commit(repo, {"data/k/old.json": "{}"}, "an old run")
+    c_reg = _commit(repo, {reg: 'X = ("new.claim",)\n'}, "the claim")
+    c_new = _commit(repo, {"data/k/new.json": "{}"}, "a new run")
+    h = registration.history(repo)
+    v = registration.order_verdict
+    assert v(h, c_reg, [h.origin("data/k/new.json")]) == "before its data", "only its own (new) run"
+    assert v(h, c_reg, [c_old, c_new]) == "partly after its data"
+    assert v(h, c_reg, [c_old], later=1) == "partly after its data", "a run not stored yet comes after"
+    assert v(h, c_reg, [c_old]) == "after its data"
+    assert v(h, c_reg, [c_old, c_new], exact=False) == "after its data", "the chapter-level rule: the first run"
+    assert v(h, c_reg, []) == "before its data" and v(h, None, [c_old]) == "not yet committed"
+    assert v(h, c_new, [c_new]) == "with its data"
+
+
+def test_the_measured_claims_read_their_own_points():
+    """The claims registered before the runs where the paper measured name exactly their points' sweeps."""
+    c = claims.claim("table1.measured.T256_d16_B1")
+    assert c.reads == ("figure3_measured:T256_d16_B1",)
+    paths = registration.claim_run_paths(c)
+    assert len(paths) == 3 and all(p.startswith("data/transformer_regression/") for p in paths)
+    assert len(registration.claim_run_paths(claims.claim("table1.measured.T_exponent"))) > 3 * 6

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from emergence_lib import claims
+from emergence_lib import claims, metrics
 from emergence_lib.experiments.regression import read, runs
 from emergence_lib.claims import IntervalRule
 from emergence_lib.configs import ConfigError, TransformerRegressionConfig
@@ -176,7 +176,7 @@ def test_table1_view_judges_a_complete_scale(monkeypatch, scale_law, expected):
 
     matplotlib.use("Agg")
     from emergence_lib.experiments import Context
-    from emergence_lib.experiments.regression import show
+    from emergence_lib.experiments.table1 import show
 
     synthetic = _synthetic_paper_cpu(scale_law)
     monkeypatch.setattr(Figure3, "cached", lambda self: synthetic)
@@ -192,3 +192,75 @@ def test_table1_view_judges_a_complete_scale(monkeypatch, scale_law, expected):
     assert status["table1.figure3.cross_sample_more_at_larger_d"] == "agrees"
     # (32|64) × (16|32) and (32, 64) are on the paper's grid; B ∈ {2, 4} at T = 64 are not (its T_B is 256).
     assert "5 of the paper's 32 grid points (+4 of ours)" == t1.coverage
+
+
+# ---- where the paper measured (`experiments.table1`): contrasts of point means, the lack-of-fit test
+
+def test_slope_weights_give_the_least_squares_slope_with_fixed_effects():
+    from emergence_lib.experiments.table1 import read as mread
+
+    rng = np.random.default_rng(3)
+    x = np.log([32, 64, 128, 256, 32, 64, 128, 256])
+    group = [16] * 4 + [32] * 4
+    y = 0.8 * x + np.where(np.array(group) == 32, 0.9, 0.0) + rng.normal(0, 0.05, 8)
+    w = mread.slope_weights(list(x), group)
+    X = np.column_stack([x, np.array(group) == 16, np.array(group) == 32]).astype(float)
+    assert np.dot(w, y) == pytest.approx(np.linalg.lstsq(X, y, rcond=None)[0][0], rel=1e-12)
+    with pytest.raises(ValueError):
+        mread.slope_weights([1.0, 2.0], ["a", "b"])  # one x per group: no slope
+
+
+def test_contrast_interval_by_hand():
+    """Two points of 3 seeds: the interval is the Welch one on the difference of means (and nan with one seed)."""
+    from emergence_lib.experiments.table1 import read as mread
+
+    a, b = np.array([1.0, 1.2, 1.1]), np.array([0.2, 0.5, 0.3])
+    est, lo, hi = mread.contrast_interval([a, b], [1.0, -1.0])
+    va, vb = a.var(ddof=1) / 3, b.var(ddof=1) / 3
+    df = (va + vb) ** 2 / (va ** 2 / 2 + vb ** 2 / 2)
+    h = metrics.t_quantile_975(df) * math.sqrt(va + vb)
+    assert (est, lo, hi) == pytest.approx((a.mean() - b.mean(), a.mean() - b.mean() - h, a.mean() - b.mean() + h))
+    assert math.isnan(mread.contrast_interval([a, b[:1]], [1.0, -1.0])[1])
+    # A point's many seeds do not narrow an exponent below what the points allow: 30 seeds at each point give the
+    # same estimate as their means, with an interval from the seeds' spread about each mean.
+    assert mread.contrast_interval([a, b], [0.0, 1.0])[0] == pytest.approx(b.mean())
+
+
+def test_measured_slope_recovers_a_known_exponent_and_needs_two_seeds():
+    from emergence_lib.experiments.table1 import read as mread
+
+    rng = np.random.default_rng(0)
+    rows = [{"T": T, "d": d, "B": 1, "seed": s, "plateau_length": 2.0 * d ** 1.3 * T ** 0.8 * math.exp(rng.normal(0, 0.02))}
+            for T in (128, 256) for d in (16, 32, 64) for s in range(3)]
+    summary = pd.DataFrame(rows)
+    pts = [(256, d, 1) for d in (16, 32, 64)]
+    row = mread.measured_slope(summary, pts, "d", None)
+    assert row["low"] < 1.3 < row["high"] and row["points"] == 3 and row["ours"] == pytest.approx(1.3, abs=0.05)
+    both = mread.measured_slope(summary, [(T, d, 1) for T in (128, 256) for d in (16, 32)], "T", "d")
+    assert both["ours"] == pytest.approx(0.8, abs=0.05)
+    one_seed = summary[~((summary["d"] == 64) & (summary["seed"] > 0))]
+    assert mread.measured_slope(one_seed, pts, "d", None)["points"] == 2, "a point with one seed stays out"
+    grows = mread.local_exponent_difference(summary, 256, 128)
+    assert grows[1] < 0 < grows[2], "no growth in a pure power law"
+
+
+def test_f_survival_against_published_values():
+    # F tables: the 5% critical values F(1, 10) = 4.965 and F(5, 18) = 2.773; F(3, 3) = 1 is the median.
+    assert metrics.f_survival(4.965, 1, 10) == pytest.approx(0.05, abs=1e-4)
+    assert metrics.f_survival(2.773, 5, 18) == pytest.approx(0.05, abs=1e-4)
+    assert metrics.f_survival(1.0, 3, 3) == pytest.approx(0.5, abs=1e-9)
+
+
+def test_lack_of_fit_finds_a_misfit_and_passes_a_fit():
+    from emergence_lib.experiments.table1 import read as mread
+
+    rng = np.random.default_rng(1)
+    pts = [(T, d, 1) for T in (32, 64, 128) for d in (16, 32, 64)]
+
+    def summary(curved: bool) -> pd.DataFrame:
+        return pd.DataFrame([{"T": T, "d": d, "B": 1, "plateau_length": d * T * (math.exp(0.5 * math.log(d) ** 2) if curved else 1)
+                              * math.exp(rng.normal(0, 0.05))} for T, d, _ in pts for _ in range(3)])
+
+    assert mread.lack_of_fit(summary(True), pts, ("d", "T"))["p"] < 1e-3
+    good = mread.lack_of_fit(summary(False), pts, ("d", "T"))
+    assert good["p"] > 0.001 and (good["df_lack"], good["df_pure"]) == (6, 18)

@@ -9,7 +9,8 @@
 
   toy           Figures 1, 2 and the Figure 2 constant (chapters 01, 02)
   toy_appendix  Figures 6–10 (A1, A2; its readers live beside its views in show.py)
-  regression    Figures 3, 11, 12 and Table 1's own settings (03, A3)
+  regression    Figures 3, 11, 12 and Table 1's own settings at the cheap end (03, A3)
+  table1        Table 1's own model where the paper measured: Figure 3 at T = 128-256 (03)
   recall        Figures 4, 5, 16, 17 (04, A5)
   ablations     Figures 13–15 (A4)
   steering      the book's own experiment: data-diversity schedules (B1)
@@ -37,7 +38,8 @@ from .ablations.runs import ABLATION_GRIDS, TASK_VARIANTS, Figure13, Figure14, F
 from .followup.runs import FOLLOWUP_GRIDS, HEAD_PROTOCOLS, FollowUp
 from .prediction.runs import HELD_OUT, Prediction
 from .recall.runs import PLACEMENT_SETUPS, RECALL_GRIDS, Figure4, Figure5, Figure16, Figure17
-from .regression.runs import MEASURED_GRIDS, TRANSFORMER_GRIDS, Figure3, Figure3Measured, Figure11, Figure12
+from .regression.runs import TRANSFORMER_GRIDS, Figure3, Figure11, Figure12
+from .table1.runs import MEASURED_GRIDS, Figure3Measured
 from .steering.runs import STEERING_GRIDS, Steering
 from .toy.runs import FIGURE1_GRIDS, FIGURE2_GRIDS, Figure1, Figure2, Figure2Constant
 from .toy_appendix.runs import Figure6, Figure7, Figure8, Figure9, Figure10

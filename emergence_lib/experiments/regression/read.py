@@ -242,3 +242,4 @@ def bridge_exponents(summary: pd.DataFrame) -> pd.DataFrame:
         rows.append(row)
     cols = ["setting", "d exponent", "d low", "d high", "T exponent", "T low", "T high"]
     return pd.DataFrame(rows).reindex(columns=cols)
+

@@ -161,57 +161,6 @@ class Figure12(ScaledFigure):
         return {"p": [r for r in Figure3(scale=self.scale).sweeps()["p"] if r.lr == self.grid.lr]}
 
 
-@dataclass(frozen=True)
-class MeasuredGrid:
-    """Figure 3 on Table 1's model where the paper measured (T up to 256): one sweep per (T, d, B) point, named by
-    `point_key`, listed in the order they run (the points that answer the most first, not the cheapest)."""
-
-    model: dict[str, int]
-    lr: float
-    max_steps: int
-    stop_factor: float  # these points need the crossing, not the tail: runs stop soon after it
-    points: tuple[tuple[int, int, int, tuple[int, ...]], ...]  # (T, d, B, seeds), in run order
-
-    def describe(self) -> dict[str, Any]:
-        return {"width / QK dim": f"{self.model['d_model']} / {self.model['d_qk']}", "Adam lr": self.lr,
-                "max steps": self.max_steps, "stop at": f"{self.stop_factor}× the crossing",
-                "points (T, d, B) × seeds": ", ".join(f"({T}, {d}, {B}) × {len(s)}" for T, d, B, s in self.points)}
-
-
-_SEEDS3, _SEEDS5 = (0, 1, 2), (0, 1, 2, 3, 4)
-MEASURED_GRIDS = {
-    "smoke": MeasuredGrid(model={"d_model": 32, "d_qk": 8}, lr=3e-3, max_steps=3000, stop_factor=1.2,
-                          points=((16, 4, 1, (0, 1)), (16, 8, 1, (0, 1)), (8, 4, 1, (0, 1)), (16, 4, 2, (0, 1)))),
-    # Registered (claims.MEASURED_CLAIMS) before any of these runs. Run order (issue 34): T = 256 at d = 16, 32; then
-    # T = 128 (5 seeds at d = 16, the cheap point) and T = 192; then the B panel at T = 256; then T = 256 at d = 64
-    # (3 seeds listed; its claims read whatever seeds have finished, at least 2 for an interval). One seed costs,
-    # from a single-seed probe at (256, 16) (1.7× the law, 0.52 s a step on one thread) and the law elsewhere: about
-    # 50 min at (256, 16), 2 h at (256, 32), 5 h at (256, 64), 5-10 min at (128, 16).
-    "paper_cpu": MeasuredGrid(model={"d_model": 256, "d_qk": 64}, lr=1e-4, max_steps=50_000, stop_factor=1.2, points=(
-        (256, 16, 1, _SEEDS3), (256, 32, 1, _SEEDS3),
-        (128, 16, 1, _SEEDS5), (128, 32, 1, _SEEDS3), (128, 64, 1, _SEEDS3), (192, 16, 1, _SEEDS3), (192, 32, 1, _SEEDS3),
-        *((256, d, B, _SEEDS3) for B in (2, 4, 8) for d in (16, 32)),
-        (256, 64, 1, _SEEDS3),
-    )),
-}
-
-
-@dataclass(frozen=True)
-class Figure3Measured(ScaledFigure):
-    """Figure 3 on Table 1's own model at T = 128, 192 and 256, where the paper's d sweep and B panel sit: one sweep
-    per (T, d, B) point (`point_key`), in the order of `MeasuredGrid.points` (the command line keeps it)."""
-
-    name: ClassVar[str] = "Figure 3 (Table 1, T ≥ 128)"
-    GRIDS: ClassVar[dict[str, MeasuredGrid]] = MEASURED_GRIDS
-    ORDERED: ClassVar[bool] = True  # run in the grid's order, not cheapest first
-
-    def sweeps(self) -> dict[str, list[TransformerRegressionConfig]]:
-        g = self.grid
-        return {point_key(T, d, B): [TransformerRegressionConfig(T=T, d=d, B=B, seed=s, lr=g.lr, max_steps=g.max_steps,
-                                                                 stop_factor=g.stop_factor, **g.model) for s in seeds]
-                for T, d, B, seeds in g.points}
-
-
 LAW = PAPER["figure3"]
 law = figure3_law  # the paper's Figure 3 law at (T, d, B), in steps
 

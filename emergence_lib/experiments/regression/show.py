@@ -17,7 +17,7 @@ from ...sweep import SweepResult
 from ...tasks import SingleLocationRegression
 from ..context import Context
 from . import read
-from .runs import BRIDGE_STEPS, Figure3, law, law_residual_sd, our_points, paper_points, point_key
+from .runs import Figure3
 
 Results = dict[str, SweepResult]
 paper = PAPER["figure3"]
@@ -218,136 +218,6 @@ def shortcut_levels(res3: Results, f12: SimpleNamespace, ctx: Context) -> Simple
     glue_number("fig12_ratio", ratio12, ".2f")
     checked = [ctx.record("figure12.training_first", ratio12)]
     return SimpleNamespace(levels=levels, top=top, big=big, checked=checked)
-
-
-def _seeds_done(summary: pd.DataFrame, T: int, d: int, B: int) -> int:
-    if not len(summary):
-        return 0
-    return int(((summary["T"] == T) & (summary["d"] == d) & (summary["B"] == B)).sum())
-
-
-def table1_settings(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespace:
-    """Figure 3 at Table 1's own settings (the paper_cpu scale, read from ``data/``, never computed here): each
-    point against the paper's law, the exponents on the subset, cross-sample repetition, and the bridge from the
-    cpu scale's model; the ``table1.figure3.*`` claims of the registry. A point is judged once all its seeds are stored; until then
-    its row says how many are. (glued: fig3_table1, t1_*)"""
-    figure = Figure3(scale="paper_cpu")
-    grid = figure.grid
-    results, have, need = figure.cached()
-    base = [results[k].summary for k in ("T", "B", "larger") if len(results[k].summary)]
-    summary = pd.concat(base).drop_duplicates("run") if base else pd.DataFrame(columns=["T", "d", "B", "plateau_length"])
-    n_seeds = len(grid.seeds)
-    complete = [(T, d, B) for T, d, B in our_points() if _seeds_done(summary, T, d, B) == n_seeds]
-    done = summary[[(T, d, B) in complete for T, d, B in zip(summary["T"], summary["d"], summary["B"])]] if len(summary) else summary
-    points = read.point_table(done, complete)
-    glue_text("t1_runs", f"{have} of {need}")
-    in_paper = sum(p in paper_points() for p in complete)
-    coverage = f"{in_paper} of the paper's {len(paper_points())} grid points (+{len(complete) - in_paper} of ours)"
-    glue_text("t1_coverage", coverage)
-    glue_number("t1_sd", law_residual_sd(), ".3f")
-    glue_number("t1_band", np.exp(1.96 * law_residual_sd()), ".2f")
-    checked = []
-
-    # Per point: our plateau over the law, judged with the law's own scatter.
-    for T, d, B in our_points():
-        key = f"table1.figure3.{point_key(T, d, B)}"
-        if (T, d, B) in complete:
-            row = points[(points["T"] == T) & (points["d"] == d) & (points["B"] == B)].iloc[0]
-            checked.append(ctx.record(f"table1.figure3.{point_key(T, d, B)}", row["ratio"],
-                                         interval=(row["ratio_low"], row["ratio_high"])))
-        else:
-            claims.record_not_run(key, f"{_seeds_done(summary, T, d, B)} of {n_seeds} seeds run")
-
-    # The exponents on the complete points.
-    exps = read.exponent_table(done)
-    for k in ("d", "T", "B"):
-        key = f"table1.figure3.{k}_exponent"
-        row = exps[exps["quantity"] == k]
-        if len(row):
-            r = row.iloc[0]
-            checked.append(ctx.record(f"table1.figure3.{k}_exponent", r["ours"], interval=(r["low"], r["high"])))
-            glue_number(f"t1_{k}", r["ours"], ".2f")
-        else:
-            claims.record_not_run(key, f"{len(complete)} complete points, too few")
-            glue_text(f"t1_{k}", "not yet fitted")
-
-    # Cross-sample repetition: complete only when every (p, d, lr) has all its seeds.
-    p_runs = results["p"].summary
-    p_complete = len(p_runs) == len(figure.sweeps()["p"])
-    xs = read.cross_sample_table(p_runs) if p_complete else pd.DataFrame(columns=["d", "p", "speed-up", "low", "high"])
-    for key, which in (("table1.figure3.cross_sample_speedup", xs[xs["d"] == max(grid.d)] if len(xs) else xs),
-                       ("table1.figure3.cross_sample_more_at_larger_d", xs[xs["d"].map(lambda v: isinstance(v, str))] if len(xs) else xs)):
-        if len(which):
-            r = which.iloc[0]
-            checked.append(ctx.record(key, r["speed-up"], interval=(r["low"], r["high"])))  # the two keys above
-        else:
-            claims.record_not_run(key, f"{len(p_runs)} of {len(figure.sweeps()['p'])} runs")
-
-    # The bridge, and the figure: our points beside the cpu scale's, the paper's law through both.
-    bridge_runs = results["bridge"].summary
-    bridge = read.bridge_table(bridge_runs) if len(bridge_runs) else pd.DataFrame()
-    bridge_exps = read.bridge_exponents(bridge_runs) if len(bridge_runs) else pd.DataFrame()
-    for i, (label, _) in enumerate(BRIDGE_STEPS):  # glued: t1_bridge_{d,T}_{0..3}, the local exponents per setting
-        for k in ("d", "T"):
-            value = bridge_exps[f"{k} exponent"].iloc[i] if len(bridge_exps) and f"{k} exponent" in bridge_exps else np.nan
-            glue_text(f"t1_bridge_{k}_{i}", f"{value:.2f}" if np.isfinite(value) else "not yet run")
-    fig = _table1_figure(cpu_tables, points, grid)
-    glue_figure("fig3_table1", fig)
-    return SimpleNamespace(points=points, exponents=exps, cross_sample=xs, bridge=bridge, bridge_exponents=bridge_exps,
-                           checked=checked,
-                           coverage=coverage, complete=complete, runs=(have, need))
-
-
-def _table1_figure(cpu_tables: dict[str, pd.DataFrame], points: pd.DataFrame, grid) -> plt.Figure:
-    """(a) Plateau against d: the cpu scale's B = 1 points (open) and Table 1's (filled), with the paper's law
-    dotted at each T; (b) Table 1's points over the law, with 95% intervals and the law's own ±1.96σ band."""
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
-    ax = axes[0]
-    cpu = cpu_tables["T"]
-    Ts = sorted(set(cpu["T"]) | set(points["T"]) | {T for T, _ in grid.larger})
-    colors = plotting.hue_colors(pd.Series(Ts))
-    for T in Ts:
-        c = cpu[(cpu["T"] == T) & np.isfinite(cpu["plateau_length"])]
-        ax.plot(c["d"], c["plateau_length"], "o", mfc="none", color=colors[T], ms=6)
-        ours = points[(points["T"] == T) & (points["B"] == 1)]
-        if len(ours):
-            ax.errorbar(ours["d"], ours["plateau"], yerr=[ours["plateau"] - ours["ratio_low"] * ours["law"],
-                        ours["ratio_high"] * ours["law"] - ours["plateau"]], fmt="s", color=colors[T], ms=7, capsize=3)
-        ds = np.geomspace(min(cpu["d"].min(), 4), 128, 50)
-        ax.plot(ds, [law(T, d) for d in ds], ":", color=colors[T], lw=1.6)
-    handles = [plt.Line2D([], [], color=colors[T], ls=":", marker="o", mfc="none", label=f"$T$ = {T}") for T in Ts]
-    handles += [plt.Line2D([], [], color="0.3", ls="none", marker="o", mfc="none", label="laptop model"),
-                plt.Line2D([], [], color="0.3", ls="none", marker="s", label="Table 1's model"),
-                plt.Line2D([], [], color="0.3", ls=":", label="paper's law")]
-    ax.legend(handles=handles, fontsize=9, ncol=2, loc="upper left")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("$d$")
-    ax.set_ylabel("plateau length (steps)")
-    ax.set_title("Plateau at $B$ = 1")
-    ax = axes[1]
-    sd = law_residual_sd()
-    ax.axhspan(np.exp(-1.96 * sd), np.exp(1.96 * sd), color="0.88", label="the law's own scatter (±1.96σ)")
-    ax.axhline(1.0, color="0.3", ls=":", lw=1.2)
-    if len(points):
-        labels = [f"({T}, {d}, {B})" for T, d, B in zip(points["T"], points["d"], points["B"])]
-        xs = np.arange(len(points))
-        ax.errorbar(xs, points["ratio"], yerr=[points["ratio"] - points["ratio_low"], points["ratio_high"] - points["ratio"]],
-                    fmt="s", color="C0", capsize=3, label="ours / law, 95% interval over seeds")
-        ax.set_xticks(xs, labels, rotation=35, ha="right")
-        ax.set_xlim(-0.6, len(points) - 0.4)
-    ax.set_yscale("log")
-    ticks = [0.4, 0.5, 0.7, 1.0, 1.4, 2.0]
-    ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
-    ax.minorticks_off()
-    ax.set_ylim(0.35, 2.4)
-    ax.set_xlabel("$(T, d, B)$")
-    ax.set_ylabel("our plateau / paper's law")
-    ax.set_title("Table 1's model against the paper's law")
-    ax.legend(loc="lower left", fontsize=9)
-    plotting.label_panels(axes)
-    fig.tight_layout()
-    return fig
 
 
 def _sharpness_rows(curves: pd.DataFrame) -> pd.DataFrame:

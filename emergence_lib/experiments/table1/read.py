@@ -1,0 +1,120 @@
+"""Readers of Table 1's model where the paper measured (`runs.Figure3Measured`), and of the cheap end's runs
+(`regression.runs.Figure3` at paper_cpu) where a claim reads both.
+
+The law may misfit (a lack-of-fit F test rejects it on the cheap end: `lack_of_fit`), so seeds are never counted as
+independent points of it. A point is its seeds' mean log plateau, with a t interval over them; an exponent is a
+linear contrast of point means (the least-squares slope through them, `measured_slope`), with a Welch–Satterthwaite
+interval from each point's own seed variance (`contrast_interval`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ...metrics import f_survival, t_quantile_975
+
+
+
+def contrast_interval(groups: list[np.ndarray], weights: list[float]) -> tuple[float, float, float]:
+    """Σ wᵢ · mean(gᵢ) over groups of values (the seeds' log plateaus of one point each), with its 95%
+    Welch–Satterthwaite t interval from each group's own variance: (estimate, low, high); nan bounds when a group
+    with a non-zero weight has fewer than 2 values. Each point counts once, whatever its seeds: seeds are repeated
+    measurements of a point, not points of the law."""
+    used = [(np.asarray(g, float), w) for g, w in zip(groups, weights) if w != 0]
+    m = float(sum(w * g.mean() for g, w in used))
+    if any(len(g) < 2 for g, _ in used):
+        return m, float("nan"), float("nan")
+    v = [w * w * g.var(ddof=1) / len(g) for g, w in used]
+    se = math.sqrt(sum(v))
+    if se == 0:
+        return m, m, m
+    df = sum(v) ** 2 / sum(vi ** 2 / (len(g) - 1) for vi, (g, _) in zip(v, used) if vi > 0)
+    h = t_quantile_975(df) * se
+    return m, m - h, m + h
+
+
+def slope_weights(x: Sequence[float], within: Sequence[object]) -> list[float]:
+    """The weights that make Σ wᵢ yᵢ the least-squares slope of y on x with one intercept per ``within`` group
+    (a fixed effect): wᵢ = (xᵢ − x̄ of its group) / Σ (xⱼ − x̄ of j's group)²."""
+    xs = np.asarray(x, float)
+    groups = np.asarray([str(g) for g in within])
+    centred = xs - np.array([xs[groups == g].mean() for g in groups])
+    sxx = float((centred ** 2).sum())
+    if sxx == 0:
+        raise ValueError("the slope needs two distinct x values within some group")
+    return list(centred / sxx)
+
+
+def _reached_logs(summary: pd.DataFrame, T: int, d: int, B: int) -> np.ndarray:
+    if not len(summary):
+        return np.array([])
+    runs = summary[(summary["T"] == T) & (summary["d"] == d) & (summary["B"] == B)]
+    v = runs["plateau_length"].to_numpy(float)
+    return np.log(v[np.isfinite(v)])
+
+
+def measured_slope(summary: pd.DataFrame, points: list[tuple[int, int, int]], along: str, within: str | None,
+                   min_seeds: int = 2) -> dict:
+    """The exponent of ``along`` ("T", "d" or "B") over ``points``: the least-squares slope of the points' mean log
+    plateau on log ``along`` (one intercept per value of ``within``, or one in all), as a contrast of point means with
+    its Welch interval (`contrast_interval`). Only the points with at least ``min_seeds`` seeds that reached the
+    threshold enter; with fewer than two usable x values in every group the slope is nan."""
+    axis = {"T": 0, "d": 1, "B": 2}
+    usable = [(p, _reached_logs(summary, *p)) for p in points]
+    usable = [(p, g) for p, g in usable if len(g) >= min_seeds]
+    row = {"ours": float("nan"), "low": float("nan"), "high": float("nan"), "points": len(usable),
+           "of": len(points), "used": ", ".join(f"({T}, {d}, {B})" for (T, d, B), _ in usable)}
+    if len(usable) < 2:
+        return row
+    x = [math.log(p[axis[along]]) for p, _ in usable]
+    groups_of = [p[axis[within]] if within else 0 for p, _ in usable]
+    try:
+        w = slope_weights(x, groups_of)
+    except ValueError:
+        return row
+    est, lo, hi = contrast_interval([g for _, g in usable], w)
+    return row | {"ours": est, "low": lo, "high": hi}
+
+
+def local_d_exponent(summary: pd.DataFrame, T: int, d_low: int = 16, d_high: int = 32) -> dict:
+    """log2-slope of the plateau from d_low to d_high at T (B = 1), with its Welch interval over seeds."""
+    a, b = _reached_logs(summary, T, d_high, 1), _reached_logs(summary, T, d_low, 1)
+    scale = 1 / math.log(d_high / d_low)
+    if not (len(a) and len(b)):
+        return {"T": T, "ours": float("nan"), "low": float("nan"), "high": float("nan"), "seeds": (len(b), len(a))}
+    est, lo, hi = contrast_interval([a, b], [scale, -scale])
+    return {"T": T, "ours": est, "low": lo, "high": hi, "seeds": (len(b), len(a))}
+
+
+def local_exponent_difference(summary: pd.DataFrame, T_high: int, T_low: int) -> tuple[float, float, float]:
+    """The local d exponent (16 → 32) at T_high minus the same at T_low, with its Welch interval."""
+    s = 1 / math.log(2)
+    groups = [_reached_logs(summary, T_high, 32, 1), _reached_logs(summary, T_high, 16, 1),
+              _reached_logs(summary, T_low, 32, 1), _reached_logs(summary, T_low, 16, 1)]
+    if not all(len(g) for g in groups):
+        return float("nan"), float("nan"), float("nan")
+    return contrast_interval(groups, [s, -s, -s, s])
+
+
+def lack_of_fit(summary: pd.DataFrame, points: list[tuple[int, int, int]], predictors: tuple[str, ...]) -> dict:
+    """The lack-of-fit F test of the power law in ``predictors`` on every seed's log plateau at ``points``: pure
+    error (seeds about their point's mean) against lack of fit (point means about the law). F, its degrees of
+    freedom and p; a small p says the seeds are not independent points of the law (use point means)."""
+    axis = {"T": 0, "d": 1, "B": 2}
+    groups = [(p, _reached_logs(summary, *p)) for p in points]
+    groups = [(p, g) for p, g in groups if len(g)]
+    n, m, k = sum(len(g) for _, g in groups), len(groups), len(predictors) + 1
+    if m <= k or n <= m:
+        return {"F": float("nan"), "df_lack": m - k, "df_pure": n - m, "p": float("nan")}
+    X = np.array([[1.0] + [math.log(p[axis[q]]) for q in predictors] for p, g in groups for _ in g])
+    y = np.concatenate([g for _, g in groups])
+    beta, *_ = np.linalg.lstsq(X, y, rcond=None)
+    ss_res = float(((y - X @ beta) ** 2).sum())
+    ss_pure = float(sum(((g - g.mean()) ** 2).sum() for _, g in groups))
+    df_lack, df_pure = m - k, n - m
+    F = ((ss_res - ss_pure) / df_lack) / (ss_pure / df_pure) if ss_pure > 0 else float("inf")
+    return {"F": F, "df_lack": df_lack, "df_pure": df_pure, "p": f_survival(F, df_lack, df_pure)}

@@ -1,0 +1,302 @@
+"""Chapter 03's Table 1 sections: Table 1's own model at the cheap end of the paper's grid (`table1_settings`,
+`regression.runs.Figure3` at paper_cpu) and where the paper measured (`measured`, `runs.Figure3Measured`). Both read
+``data/`` only, never compute: their runs go in the background (`python -m emergence_lib run … --scale paper_cpu`)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from ... import claims, plotting
+from ...report import glue_figure, glue_number, glue_text
+from ..context import Context
+from ..regression import read
+from ..regression.runs import BRIDGE_STEPS, Figure3, law, law_residual_sd, our_points, paper_points, point_key
+from . import read as measured_read
+from .runs import Figure3Measured
+
+
+def _seeds_done(summary: pd.DataFrame, T: int, d: int, B: int) -> int:
+    if not len(summary):
+        return 0
+    return int(((summary["T"] == T) & (summary["d"] == d) & (summary["B"] == B)).sum())
+
+
+def table1_settings(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespace:
+    """Figure 3 at Table 1's own settings (the paper_cpu scale, read from ``data/``, never computed here): each
+    point against the paper's law, the exponents on the subset, cross-sample repetition, and the bridge from the
+    cpu scale's model; the ``table1.figure3.*`` claims of the registry. A point is judged once all its seeds are stored; until then
+    its row says how many are. (glued: fig3_table1, t1_*)"""
+    figure = Figure3(scale="paper_cpu")
+    grid = figure.grid
+    results, have, need = figure.cached()
+    base = [results[k].summary for k in ("T", "B", "larger") if len(results[k].summary)]
+    summary = pd.concat(base).drop_duplicates("run") if base else pd.DataFrame(columns=["T", "d", "B", "plateau_length"])
+    n_seeds = len(grid.seeds)
+    complete = [(T, d, B) for T, d, B in our_points() if _seeds_done(summary, T, d, B) == n_seeds]
+    done = summary[[(T, d, B) in complete for T, d, B in zip(summary["T"], summary["d"], summary["B"])]] if len(summary) else summary
+    points = read.point_table(done, complete)
+    glue_text("t1_runs", f"{have} of {need}")
+    in_paper = sum(p in paper_points() for p in complete)
+    coverage = f"{in_paper} of the paper's {len(paper_points())} grid points (+{len(complete) - in_paper} of ours)"
+    glue_text("t1_coverage", coverage)
+    glue_number("t1_sd", law_residual_sd(), ".3f")
+    glue_number("t1_band", np.exp(1.96 * law_residual_sd()), ".2f")
+    checked = []
+
+    # Per point: our plateau over the law, judged with the law's own scatter.
+    for T, d, B in our_points():
+        key = f"table1.figure3.{point_key(T, d, B)}"
+        if (T, d, B) in complete:
+            row = points[(points["T"] == T) & (points["d"] == d) & (points["B"] == B)].iloc[0]
+            checked.append(ctx.record(f"table1.figure3.{point_key(T, d, B)}", row["ratio"],
+                                         interval=(row["ratio_low"], row["ratio_high"])))
+        else:
+            claims.record_not_run(key, f"{_seeds_done(summary, T, d, B)} of {n_seeds} seeds run")
+
+    # The exponents on the complete points.
+    exps = read.exponent_table(done)
+    for k in ("d", "T", "B"):
+        key = f"table1.figure3.{k}_exponent"
+        row = exps[exps["quantity"] == k]
+        if len(row):
+            r = row.iloc[0]
+            checked.append(ctx.record(f"table1.figure3.{k}_exponent", r["ours"], interval=(r["low"], r["high"])))
+            glue_number(f"t1_{k}", r["ours"], ".2f")
+        else:
+            claims.record_not_run(key, f"{len(complete)} complete points, too few")
+            glue_text(f"t1_{k}", "not yet fitted")
+
+    # Cross-sample repetition: complete only when every (p, d, lr) has all its seeds.
+    p_runs = results["p"].summary
+    p_complete = len(p_runs) == len(figure.sweeps()["p"])
+    xs = read.cross_sample_table(p_runs) if p_complete else pd.DataFrame(columns=["d", "p", "speed-up", "low", "high"])
+    for key, which in (("table1.figure3.cross_sample_speedup", xs[xs["d"] == max(grid.d)] if len(xs) else xs),
+                       ("table1.figure3.cross_sample_more_at_larger_d", xs[xs["d"].map(lambda v: isinstance(v, str))] if len(xs) else xs)):
+        if len(which):
+            r = which.iloc[0]
+            checked.append(ctx.record(key, r["speed-up"], interval=(r["low"], r["high"])))  # the two keys above
+        else:
+            claims.record_not_run(key, f"{len(p_runs)} of {len(figure.sweeps()['p'])} runs")
+
+    # The bridge, and the figure: our points beside the cpu scale's, the paper's law through both.
+    bridge_runs = results["bridge"].summary
+    bridge = read.bridge_table(bridge_runs) if len(bridge_runs) else pd.DataFrame()
+    bridge_exps = read.bridge_exponents(bridge_runs) if len(bridge_runs) else pd.DataFrame()
+    for i, (label, _) in enumerate(BRIDGE_STEPS):  # glued: t1_bridge_{d,T}_{0..3}, the local exponents per setting
+        for k in ("d", "T"):
+            value = bridge_exps[f"{k} exponent"].iloc[i] if len(bridge_exps) and f"{k} exponent" in bridge_exps else np.nan
+            glue_text(f"t1_bridge_{k}_{i}", f"{value:.2f}" if np.isfinite(value) else "not yet run")
+    fig = _table1_figure(cpu_tables, points, grid)
+    glue_figure("fig3_table1", fig)
+    return SimpleNamespace(points=points, exponents=exps, cross_sample=xs, bridge=bridge, bridge_exponents=bridge_exps,
+                           checked=checked,
+                           coverage=coverage, complete=complete, runs=(have, need))
+
+
+def _table1_figure(cpu_tables: dict[str, pd.DataFrame], points: pd.DataFrame, grid) -> plt.Figure:
+    """(a) Plateau against d: the cpu scale's B = 1 points (open) and Table 1's (filled), with the paper's law
+    dotted at each T; (b) Table 1's points over the law, with 95% intervals and the law's own ±1.96σ band."""
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
+    ax = axes[0]
+    cpu = cpu_tables["T"]
+    Ts = sorted(set(cpu["T"]) | set(points["T"]) | {T for T, _ in grid.larger})
+    colors = plotting.hue_colors(pd.Series(Ts))
+    for T in Ts:
+        c = cpu[(cpu["T"] == T) & np.isfinite(cpu["plateau_length"])]
+        ax.plot(c["d"], c["plateau_length"], "o", mfc="none", color=colors[T], ms=6)
+        ours = points[(points["T"] == T) & (points["B"] == 1)]
+        if len(ours):
+            ax.errorbar(ours["d"], ours["plateau"], yerr=[ours["plateau"] - ours["ratio_low"] * ours["law"],
+                        ours["ratio_high"] * ours["law"] - ours["plateau"]], fmt="s", color=colors[T], ms=7, capsize=3)
+        ds = np.geomspace(min(cpu["d"].min(), 4), 128, 50)
+        ax.plot(ds, [law(T, d) for d in ds], ":", color=colors[T], lw=1.6)
+    handles = [plt.Line2D([], [], color=colors[T], ls=":", marker="o", mfc="none", label=f"$T$ = {T}") for T in Ts]
+    handles += [plt.Line2D([], [], color="0.3", ls="none", marker="o", mfc="none", label="laptop model"),
+                plt.Line2D([], [], color="0.3", ls="none", marker="s", label="Table 1's model"),
+                plt.Line2D([], [], color="0.3", ls=":", label="paper's law")]
+    ax.legend(handles=handles, fontsize=9, ncol=2, loc="upper left")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("$d$")
+    ax.set_ylabel("plateau length (steps)")
+    ax.set_title("Plateau at $B$ = 1")
+    ax = axes[1]
+    sd = law_residual_sd()
+    ax.axhspan(np.exp(-1.96 * sd), np.exp(1.96 * sd), color="0.88", label="the law's own scatter (±1.96σ)")
+    ax.axhline(1.0, color="0.3", ls=":", lw=1.2)
+    if len(points):
+        labels = [f"({T}, {d}, {B})" for T, d, B in zip(points["T"], points["d"], points["B"])]
+        xs = np.arange(len(points))
+        ax.errorbar(xs, points["ratio"], yerr=[points["ratio"] - points["ratio_low"], points["ratio_high"] - points["ratio"]],
+                    fmt="s", color="C0", capsize=3, label="ours / law, 95% interval over seeds")
+        ax.set_xticks(xs, labels, rotation=35, ha="right")
+        ax.set_xlim(-0.6, len(points) - 0.4)
+    ax.set_yscale("log")
+    ticks = [0.4, 0.5, 0.7, 1.0, 1.4, 2.0]
+    ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    ax.set_ylim(0.35, 2.4)
+    ax.set_xlabel("$(T, d, B)$")
+    ax.set_ylabel("our plateau / paper's law")
+    ax.set_title("Table 1's model against the paper's law")
+    ax.legend(loc="lower left", fontsize=9)
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    return fig
+
+
+# ---- where the paper measured: T = 128-256 (`Figure3Measured`)
+
+PK = "table1.measured"
+CHEAP_POINTS = [(T, d, 1) for T in (32, 64) for d in (16, 32)]  # the cheap end's points some claims read too
+# Each exponent claim: the points it needs complete, the points it takes when they have ≥ 2 seeds (T = 256, d = 64
+# runs as the budget allows), the axis of its slope and the fixed effect (`measured_read.measured_slope`).
+EXPONENTS = {
+    "d_exponent_T256": ([(256, 16, 1), (256, 32, 1)], [(256, 64, 1)], "d", None),
+    "d_exponent_T128": ([(128, d, 1) for d in (16, 32, 64)], [], "d", None),
+    "T_exponent": ([(T, d, 1) for d in (16, 32) for T in (32, 64, 128, 192, 256)], [], "T", "d"),
+    "B_exponent_T256": ([(256, d, B) for d in (16, 32) for B in (1, 2, 4, 8)], [], "B", "d"),
+}
+GROWS_POINTS = [(256, 16, 1), (256, 32, 1), (32, 16, 1), (32, 32, 1)]
+
+
+def _stored_summaries() -> tuple[pd.DataFrame, dict[tuple[int, int, int], int], int, int]:
+    """Every stored B = 1 / B-panel run of both Table 1 figures (the new points and the cheap end), the seeds each
+    point needs, and (runs stored, runs registered) of the new points."""
+    figure = Figure3Measured(scale="paper_cpu")
+    results, have, need = figure.cached()
+    cheap, _, _ = Figure3(scale="paper_cpu").cached()
+    frames = [r.summary for r in results.values() if len(r.summary)]
+    frames += [cheap[k].summary for k in ("T", "B", "larger") if len(cheap[k].summary)]
+    cols = ["T", "d", "B", "seed", "plateau_length", "seconds", "run"]
+    summary = pd.concat(frames).drop_duplicates("run") if frames else pd.DataFrame(columns=cols)
+    seeds = {(T, d, B): len(s) for T, d, B, s in figure.grid.points}
+    seeds |= {p: len(Figure3(scale="paper_cpu").grid.seeds) for p in CHEAP_POINTS}
+    return summary, seeds, have, need
+
+
+def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespace:
+    """Table 1's model where the paper measured: every registered point against the law, the exponents at T = 256
+    and T = 128 alone, the T exponent over 32-256, the B exponent at 256, and whether the local d exponent grows
+    with T (the ``table1.measured.*`` claims, registered before these runs). A point is judged once all its seeds are
+    stored; until then its claims say "not run yet" with the count. (glued: fig3_measured, t1m_*)"""
+    summary, seeds, have, need = _stored_summaries()
+    done_seeds = {p: _seeds_done(summary, *p) for p in seeds}
+    complete = [p for p, n in seeds.items() if done_seeds[p] >= n]
+    glue_text("t1m_runs", f"{have} of {need}")
+    checked, status = [], {}
+    new_points = [(T, d, B) for T, d, B, _ in Figure3Measured(scale="paper_cpu").grid.points]
+    points = read.point_table(_only(summary, complete), [p for p in new_points if p in complete])
+    for p in new_points:
+        key = f"{PK}.{point_key(*p)}"
+        if p in complete:
+            row = points[(points["T"] == p[0]) & (points["d"] == p[1]) & (points["B"] == p[2])].iloc[0]
+            checked.append(ctx.record(f"table1.measured.{point_key(*p)}", row["ratio"], interval=(row["ratio_low"], row["ratio_high"])))
+        else:
+            claims.record_not_run(key, f"not run yet ({done_seeds[p]} of {seeds[p]} seeds)")
+
+    exponents = []
+    for name, (required, optional, along, within) in EXPONENTS.items():
+        ready = all(p in complete for p in required)
+        usable = required + [p for p in optional if done_seeds[p] >= 2]
+        row = measured_read.measured_slope(_only(summary, usable), usable, along, within) | {"claim": name}
+        exponents.append(row)
+        if ready and np.isfinite(row["low"]):
+            result = ctx.record(f"table1.measured.{name}", row["ours"], interval=(row["low"], row["high"]))
+            checked.append(result)
+            status[name] = result.status
+        else:
+            missing = sum(p not in complete for p in required)
+            claims.record_not_run(f"{PK}.{name}", f"not run yet ({len(required) - missing} of {len(required)} points)")
+            status[name] = "not run"
+    if all(p in complete for p in GROWS_POINTS):
+        est, lo, hi = measured_read.local_exponent_difference(summary, 256, 32)
+        checked.append(ctx.record("table1.measured.d_exponent_grows", est, interval=(lo, hi)))
+    else:
+        claims.record_not_run(f"{PK}.d_exponent_grows", f"not run yet ({sum(p in complete for p in GROWS_POINTS)} of 4 points)")
+
+    local = pd.DataFrame([measured_read.local_d_exponent(_only(summary, complete), T) for T in (32, 64, 128, 192, 256)])
+    fit_points = [p for p in complete if p[2] == 1]
+    lack = pd.DataFrame([{"fit": "d, T at B = 1", **measured_read.lack_of_fit(summary, fit_points, ("d", "T"))},
+                         {"fit": "d, T, B (every point)", **measured_read.lack_of_fit(summary, complete, ("d", "T", "B"))}])
+    glue_text("t1m_sentence", verdict_sentence(status, exponents, have, need))
+    glue_figure("fig3_measured", _measured_figure(_all_points(summary, complete), local))
+    return SimpleNamespace(points=points, exponents=pd.DataFrame(exponents), local=local, lack_of_fit=lack,
+                           checked=checked, complete=complete, runs=(have, need), status=status)
+
+
+def _only(summary: pd.DataFrame, points: list[tuple[int, int, int]]) -> pd.DataFrame:
+    if not len(summary):
+        return summary
+    keep = [(T, d, B) in set(points) for T, d, B in zip(summary["T"], summary["d"], summary["B"])]
+    return summary[keep]
+
+
+def _all_points(summary: pd.DataFrame, complete: list[tuple[int, int, int]]) -> pd.DataFrame:
+    ordered = sorted(complete)
+    return read.point_table(_only(summary, ordered), ordered)
+
+
+def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, need: int) -> str:
+    """The answer to chapter 03's question, from the registered verdicts alone: does the gap to the paper's d
+    exponent close where the paper measured (T = 256)?"""
+    s = status.get("d_exponent_T256", "not run")
+    row = next(r for r in exponents if r["claim"] == "d_exponent_T256")
+    if s == "not run":
+        return (f"Not answered yet: {have} of {need} registered runs where the paper measured are stored, and the d "
+                "exponent at T = 256 needs all seeds at d = 16 and 32.")
+    value = f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}] against the paper's 1.29"
+    if s == "agrees":
+        return f"Where the paper measured, the gap closes: the d exponent at T = 256 is {value}."
+    if s == "differs":
+        return f"Where the paper measured, the gap does not close: the d exponent at T = 256 is {value}."
+    return f"Where the paper measured, the d exponent at T = 256 is {value}: too wide an interval to say whether the gap closes."
+
+
+def _measured_figure(points: pd.DataFrame, local: pd.DataFrame) -> plt.Figure:
+    """(a) Our plateau over the paper's law against T at B = 1, one colour per d (95% intervals over seeds), the law's
+    own scatter shaded; (b) the local d exponent (d = 16 → 32) per T with its 95% interval, the paper's 1.29 dashed."""
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    ax = axes[0]
+    sd = law_residual_sd()
+    ax.axhspan(np.exp(-1.96 * sd), np.exp(1.96 * sd), color="0.88", label="the law's own scatter (±1.96σ)")
+    ax.axhline(1.0, color="0.3", ls=":", lw=1.2)
+    b1 = points[points["B"] == 1] if len(points) else points
+    colors = plotting.hue_colors(pd.Series([16, 32, 64]))
+    for d in (16, 32, 64):
+        g = b1[b1["d"] == d].sort_values("T") if len(b1) else b1
+        if len(g):
+            ax.errorbar(g["T"], g["ratio"], yerr=[g["ratio"] - g["ratio_low"], g["ratio_high"] - g["ratio"]], fmt="s-",
+                        color=colors[d], capsize=3, label=f"$d$ = {d}")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xticks([32, 64, 128, 192, 256], ["32", "64", "128", "192", "256"])
+    ticks = [0.5, 0.7, 1.0, 1.4, 2.0, 2.8]
+    ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    ax.set_xlabel("$T$")
+    ax.set_ylabel("our plateau / paper's law")
+    ax.set_title("Table 1's model against the law, $B$ = 1")
+    ax.legend(fontsize=9, loc="upper left")
+    ax = axes[1]
+    ok = local[np.isfinite(local["ours"])] if len(local) else local
+    if len(ok):
+        lo = (ok["ours"] - ok["low"]).fillna(0)
+        hi = (ok["high"] - ok["ours"]).fillna(0)
+        ax.errorbar(ok["T"], ok["ours"], yerr=[lo, hi], fmt="o-", color="C0", capsize=3,
+                    label="local $d$ exponent, $d$ = 16 → 32 (95% interval)")
+    ax.axhline(1.29, color="C3", ls="--", lw=1.4, label="paper's 1.29 (fitted at $T$ = 256)")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks([32, 64, 128, 192, 256], ["32", "64", "128", "192", "256"])
+    ax.minorticks_off()
+    ax.set_xlabel("$T$")
+    ax.set_ylabel("exponent of $d$")
+    ax.set_title("Does the $d$ exponent grow with $T$?")
+    ax.legend(fontsize=9, loc="lower right")
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    return fig
