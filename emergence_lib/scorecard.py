@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import math
 import os
+import re
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
 
@@ -164,31 +165,92 @@ def glue_paper_scale_column(workdir: str) -> dict[str, str]:
     return cells
 
 
-def verdict_summary() -> str:
-    """The landing page's first lines: counts of the verdicts the book build reaches, per group, as MyST markdown.
+# Claims on an exact computation (a deterministic reduced flow: no seeds, no sampling), judged by a tolerance on the
+# solver's result rather than an interval: their own kind of evidence, neither registered nor a sampled pin.
+EXACT_PREFIXES = ("figure1.", "figure2.", "figure6.", "figure7.", "figure8.", "figure10.", "steering.toy_")
+EVIDENCE_KINDS = {
+    "registered": "registered before their runs (the evidence)",
+    "exact": "exact computations (deterministic flows), judged by a tolerance",
+    "pinned": "pins set after their data (not evidence)",
+}
 
-    A pinned claim's status at the laptop scale *is* its expected one whenever the book builds (`record` fails the
-    build otherwise), so pinned claims are counted from the registry; claims judged on Table 1's settings pin nothing
-    and are judged as their runs arrive, so they are pointed to, not counted."""
-    def counts(group: list[Claim], differ: str = "differ") -> str:
-        n = {k: sum(1 for c in group if c.expected == k) for k in ("reproduced", "agrees", "differs", "inconclusive")}
-        parts = [f"**{n['reproduced'] + n['agrees']} hold**", f"**{n['differs']} {differ}**"]
-        if n["inconclusive"]:
-            parts.append(f"**{n['inconclusive']} inconclusive**")
-        return ", ".join(parts)
 
-    judged = [c for c in CLAIMS if c.chapter is not None and c.expected is not None]
-    paper = [c for c in judged if not c.figure.startswith("B")]
-    ours = [c for c in judged if c.figure.startswith(("B1", "B2"))]
-    follow = [c for c in judged if c.figure.startswith("B3")]
-    table1_claims = [c for c in CLAIMS if c.scale == "paper_cpu"]
-    return "\n".join([
-        f"* **The paper's claims, on our laptop grid:** {len(paper)} judged: {counts(paper)}.",
-        f"* **Beyond the paper** (its proposals, and predictions): {len(ours)} findings: {counts(ours, 'do not hold')}.",
-        f"* **A 2026 follow-up's claims, tested here:** {len(follow)}: {counts(follow, 'do not hold')}.",
-        f"* **The paper's own model (Table 1) at the cheap end of its grid:** {len(table1_claims)} claims registered "
-        "before their runs, judged as the runs arrive (Figure 3's rows of the table, and {doc}`chapters/03_transformer`).",
-    ])
+def evidence_kind(c: Claim) -> str | None:
+    """Which kind of evidence a computed claim is: 'registered' (it pins nothing: registered before its runs, which
+    `tests/test_registration.py` checks against git), 'exact' (a deterministic computation) or 'pinned' (its expected
+    status was set after its data existed). None for a claim no chapter computes."""
+    if c.chapter is None:
+        return None
+    if c.expected is None:
+        return "registered"
+    return "exact" if c.key.startswith(EXACT_PREFIXES) else "pinned"
+
+
+def logged_status(c: Claim, folder: str | None) -> str | None:
+    """The status a chapter judged ``c`` at in this build (`claims.CLAIMS_LOG_ENV`), or None if it logged none
+    (its runs are not stored yet, or the build logs nothing)."""
+    import json
+
+    for scale in ("cpu", c.scale):
+        path = os.path.join(folder, f"{c.key}@{scale}.json") if folder else ""
+        if path and os.path.exists(path):
+            with open(path) as f:
+                return str(json.load(f)["status"])
+    return None
+
+
+def evidence_counts(folder: str | None = None) -> "pd.DataFrame":
+    """One row per computed claim: its kind of evidence, its model (Table 1's, or the laptop grid's), and its status:
+    the one judged in this build for a registered claim (or "not run yet"), the pinned one for the others (a pinned
+    claim's status is its expected one whenever the book builds: `record` fails the build otherwise). The landing
+    page's counts are this table's, and nothing else's (a test checks it)."""
+    import pandas as pd
+
+    folder = folder or os.environ.get(CLAIMS_LOG_ENV)
+    rows = []
+    for c in CLAIMS:
+        kind = evidence_kind(c)
+        if kind is None:
+            continue
+        if kind == "registered":
+            status = (logged_status(c, folder) or "not run yet") if folder else "not judged in this build"
+        else:
+            status = str(c.expected)
+        group = ("paper" if not c.figure.startswith("B") else "beyond") if c.scale != "paper_cpu" else "table1"
+        rows.append({"claim": c.key, "kind": kind, "group": group, "status": status})
+    return pd.DataFrame(rows, columns=["claim", "kind", "group", "status"])
+
+
+def _count_text(statuses: "pd.Series", hold: str = "agree", differ: str = "differ") -> str:
+    n = statuses.value_counts()
+    parts = [(n.get("agrees", 0) + n.get("reproduced", 0), hold), (n.get("differs", 0), differ),
+             (n.get("inconclusive", 0), "inconclusive"), (n.get("not run yet", 0), "not run yet"),
+             (n.get("not judged in this build", 0), "not judged in this build")]
+    return ", ".join(f"**{k} {word}**" for k, word in parts if k)
+
+
+def verdict_summary(folder: str | None = None) -> str:
+    """The landing page's first lines (MyST markdown): the verdicts counted by kind of evidence, registered ones first.
+
+    * registered before their runs: counted by the status this build judged (Table 1's model first);
+    * exact computations: the deterministic flows' tolerances;
+    * pins set after the data: their pinned statuses, shown as pins and never as "hold"."""
+    t = evidence_counts(folder)
+    reg, exact, pins = (t[t["kind"] == k] for k in ("registered", "exact", "pinned"))
+    reg_t1, reg_other = reg[reg["group"] == "table1"], reg[reg["group"] != "table1"]
+    lines = [
+        f"* **Registered before their runs, on the paper's own model (Table 1):** {len(reg_t1)} claims: "
+        f"{_count_text(reg_t1['status'])} ({{doc}}`chapters/03_transformer`)."]
+    if len(reg_other):
+        lines.append(f"* **Registered before their runs, elsewhere:** {len(reg_other)}: {_count_text(reg_other['status'])}.")
+    lines += [
+        f"* **Exact computations** (the toy model's deterministic flows, judged by a tolerance): {len(exact)}: "
+        f"{_count_text(exact['status'], 'within it', 'outside it')}.",
+        f"* **Pins set after their data** (the laptop grid, the book's own experiments and the follow-up's claims; "
+        f"they guard against a change of code, and are not evidence): {len(pins)}, pinned as "
+        f"{_count_text(pins['status'], 'matching the paper', 'differing')}.",
+    ]
+    return "\n".join(lines)
 
 
 REGISTERED_TEXT = {"before its data": "before its runs", "with its data": "with its runs",
@@ -239,7 +301,12 @@ def result_box(chapter: str) -> str:
     if not mine:
         raise ConfigError(f"no claim of the registry belongs to chapter {chapter!r}")
     lines = ["::::{admonition} What this chapter finds", ":class: tip", ""]
-    shown = [c for c in mine if c.scale != "paper_cpu"]
+    # The verdicts registered before their runs lead (the evidence), but a point's ratio to a law, which its section's
+    # table shows; then the laptop grid's (pinned) ones.
+    point = re.compile(r"\.T\d+_d\d+_B\d+$")
+    registered = sorted([c for c in mine if c.expected is None and not point.search(c.key)],
+                        key=lambda c: not c.key.startswith("table1.measured."))  # where the paper measured, first
+    shown = registered + [c for c in mine if c.scale != "paper_cpu"]
 
     def bullet(c: Claim) -> str:
         return (f"- {{glue:text}}`{doc}::{c.glue_key('status')}:s` {c.claim}: ours "
@@ -252,10 +319,10 @@ def result_box(chapter: str) -> str:
         lines += ["", f":::{{dropdown}} {len(shown) - RESULT_BOX_OPEN} more verdicts", ""]
         lines += [bullet(c) for c in shown[RESULT_BOX_OPEN:]]
         lines += [":::", ""]
-    table1_claims = [c for c in mine if c.scale == "paper_cpu"]
+    table1_claims = [c for c in mine if c.scale == "paper_cpu" and c not in registered]
     if table1_claims:
         lines.append(f"- On Table 1's own settings, {len(table1_claims)} more claims are judged point by point in the "
-                     "section on the paper's settings below, as far as their runs are stored.")
+                     "sections on the paper's model below, as far as their runs are stored.")
     lines += ["", "Each verdict comes from the registry's rule ({doc}`methods`); the table at each section's end gives the rule.",
               "::::"]
     return "\n".join(lines)
@@ -264,8 +331,9 @@ def result_box(chapter: str) -> str:
 def _paper_cpu_cell(c: Claim) -> str:
     """A paper-scale cell from Table 1's settings (paper_cpu): ours, the verdict, and how much of the paper's grid."""
     doc = f"/chapters/{c.chapter}.ipynb"
-    return (f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s` {{glue:text}}`{doc}::{c.glue_key('status')}:s` "
-            f"(Table 1's settings on {{glue:text}}`{doc}::t1_coverage:s`)")
+    where = (f"Table 1's model where the paper measured: {{glue:text}}`{doc}::t1m_runs:s` runs stored"
+             if c.key.startswith("table1.measured.") else f"Table 1's settings on {{glue:text}}`{doc}::t1_coverage:s`")
+    return f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s` {{glue:text}}`{doc}::{c.glue_key('status')}:s` ({where})"
 
 
 def differences_table(from_doc: str = "") -> str:

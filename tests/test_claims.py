@@ -165,9 +165,15 @@ def test_forest_table_reads_what_record_logged_and_measures_from_the_paper(tmp_p
 def test_a_result_box_names_every_verdict_and_folds_all_but_the_first_few():
     for chapter in {c.chapter for c in CLAIMS if c.chapter}:
         box = scorecard.result_box(chapter)
-        mine = [c for c in CLAIMS if c.chapter == chapter and c.scale != "paper_cpu"]
+        # Shown: the registered verdicts (but the per-point ratios, which their section tables), then the laptop's.
+        point = re.compile(r"\.T\d+_d\d+_B\d+$")
+        registered = [c for c in CLAIMS if c.chapter == chapter and c.expected is None and not point.search(c.key)]
+        mine = registered + [c for c in CLAIMS if c.chapter == chapter and c.scale != "paper_cpu"]
         for c in mine:
             assert c.glue_key("status") in box and c.glue_key("ours") in box, (chapter, c.key)
+        laptop = [c for c in mine if c not in registered]
+        if registered and laptop:  # the evidence leads
+            assert max(box.index(c.glue_key("status")) for c in registered) < min(box.index(c.glue_key("status")) for c in laptop)
         folded = box.split(":::{dropdown}")[1] if ":::{dropdown}" in box else ""
         assert (len(mine) > scorecard.RESULT_BOX_OPEN) == bool(folded), chapter
         if folded:
@@ -210,3 +216,38 @@ def test_a_paper_value_typed_into_the_registry_is_refused():
     with pytest.raises(KeyError, match="no paper number 'figure3.z'"):
         claims._c("figure3.d_exponent", "3", "03_transformer", "claim", "1.29", "figure3.z", "measure", None)
     assert claims._c("k", "3", None, "c", "1.29", "figure3.d", "m", None).paper_value == 1.29
+
+
+def test_the_headline_counts_by_kind_of_evidence_from_the_registry_and_the_log(tmp_path):
+    """The landing page's first lines count each kind of evidence from `scorecard.evidence_counts`: registered claims
+    by the status this build logged (or "not run yet"), pins by their pinned status, never as evidence."""
+    import json
+    import re
+
+    from emergence_lib import scorecard
+
+    registered = [c for c in CLAIMS if c.chapter is not None and c.expected is None]
+    assert registered and all(c.scale == "paper_cpu" for c in registered)
+    logged = {registered[0].key: "differs", registered[1].key: "agrees", registered[2].key: "inconclusive"}
+    for key, status in logged.items():
+        (tmp_path / f"{key}@cpu.json").write_text(json.dumps({"key": key, "status": status}))
+    table = scorecard.evidence_counts(str(tmp_path))
+    reg = table[table["kind"] == "registered"]
+    assert dict(zip(reg["claim"], reg["status"])) == {c.key: logged.get(c.key, "not run yet") for c in registered}
+    pins = table[table["kind"] == "pinned"]
+    assert set(pins["status"]) <= {"reproduced", "agrees", "differs", "inconclusive"}
+    assert not set(pins["claim"]) & {c.key for c in registered}
+    text = scorecard.verdict_summary(str(tmp_path))
+    first = text.splitlines()[0]
+    assert first.startswith("* **Registered before their runs, on the paper's own model"), "the evidence leads"
+    assert f"{len(registered)} claims" in first and "**1 agree**, **1 differ**, **1 inconclusive**" in first
+    assert f"**{len(registered) - 3} not run yet**" in first
+    pin_line = next(line for line in text.splitlines() if line.startswith("* **Pins"))
+    n = pins["status"].value_counts()
+    assert f"{len(pins)}, pinned as **{n.get('reproduced', 0) + n.get('agrees', 0)} matching the paper**" in pin_line
+    assert "hold" not in text, "a pin is never counted as holding"
+    # Every count printed is one of the table's: the numbers in bold add up to the claims of each line.
+    for line in text.splitlines():
+        total = re.match(r"\* \*\*[^*]+\*\*\D*?(\d+)", line)
+        bold = [int(k) for k in re.findall(r"\*\*(\d+) ", line)]
+        assert total and sum(bold) == int(total.group(1)), line
