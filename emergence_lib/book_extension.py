@@ -6,6 +6,8 @@
   so that a screen reader reads what the figure shows.
 * Jupyter Book 1.x and sphinx-thebe both run sphinx-thebe's set-up, so every page got its inline config script
   twice, and the second ``const THEBE_JS_URL`` raised a console error. Each page keeps one copy of every script.
+* The runs browser's data, every stored run of its figures from ``data/``, is written as ``_static/stored_runs.js``
+  (`run_index`).
 * The page's ".ipynb" download was the committed source, without outputs, and myst-nb's executed copy has its glued
   outputs (most figures and numbers) taken out. The download becomes the executed notebook with every output, the
   glued ones as plain displays where their cell made them, so that it opens in Jupyter as the page reads.
@@ -143,8 +145,22 @@ def write_executed_downloads(app: Any, exception: Exception | None) -> None:
             nbformat.write(notebook, target)
 
 
+def write_stored_runs(app: Any, exception: Exception | None) -> None:
+    """The runs browser's data (chapters/explore_runs): the stored runs of its figures, from ``data/``, as
+    ``_static/stored_runs.js`` (`run_index`)."""
+    import os
+    from pathlib import Path
+
+    from .run_index import write_script
+
+    if exception is not None or app.builder.format != "html":
+        return
+    write_script(Path(os.path.join(app.outdir, "_static", "stored_runs.js")))
+
+
 def setup(app: Any) -> dict[str, Any]:
     keep_executed_outputs()
+    app.connect("build-finished", write_stored_runs)
     app.connect("build-finished", write_executed_downloads)
     app.connect("build-finished", copy_table_csvs)
     app.connect("doctree-resolved", caption_as_alt_text)

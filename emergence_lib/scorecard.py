@@ -73,6 +73,8 @@ def paper_scale_cached(chapter: str) -> tuple[int, int]:
     cache = ResultCache()  # the paper scale's cache: data/
     runs = {}
     for name in CHAPTER_FIGURES[chapter]:
+        if not figures()[name].has_scale("paper"):  # a figure of Table 1's model only (paper_cpu)
+            continue
         for r in figures()[name](scale="paper").runs():
             runs[str(cache.path(r))] = r
     have = sum(1 for path in runs if os.path.exists(path))

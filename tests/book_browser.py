@@ -232,9 +232,7 @@ def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | N
     info = driver.execute_async_script(_INSPECT, expand_code)  # type: ignore[attr-defined]
     if "script_error" in info:
         raise RuntimeError(f"the inspection script failed on {page}: {info['script_error']}")
-    logs = driver.get_log("browser")  # type: ignore[attr-defined]
-    console = [e["message"] for e in logs if e.get("level") == "SEVERE"]
-    console = [m for m in console if not any(a in m for a in CONSOLE_ALLOW)]
+    console = console_errors(driver)
     text = info["text"]
     raw = sorted({m for m in RAW_TEX_MARKERS if m in text})
     shot = None
@@ -275,6 +273,12 @@ def full_page_screenshot(driver: "object", path: Path) -> Path:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})  # type: ignore[attr-defined]
     path.write_bytes(base64.b64decode(shot["data"]))
     return path
+
+
+def console_errors(driver: "object") -> list[str]:
+    """The page's console errors so far, less the allowed ones (`CONSOLE_ALLOW`)."""
+    logs = driver.get_log("browser")  # type: ignore[attr-defined]
+    return [e["message"] for e in logs if e.get("level") == "SEVERE" and not any(a in e["message"] for a in CONSOLE_ALLOW)]
 
 
 def inspect_book(html: Path, screenshot_dir: Path | None = None, expand_code: bool = False, width: int = 1280,

@@ -242,3 +242,82 @@ def test_search_snippets_read_formulas_as_text_not_raw_tex():
         # The conversion itself, on a formula the book prints.
         assert driver.execute_script("return window.emergenceUntex('as \\\\(d^{0.49}\\\\) and \\\\(\\\\sqrt{d}\\\\,T\\\\)')") \
             == "as d^0.49 and √(d) T"  # type: ignore[attr-defined]
+
+
+# ---- the explorers (chapters/explore_toy, chapters/explore_runs): driven through their own controls
+
+# Six settings of the toy explorer, with B > 1 and p > 0 among them.
+TOY_POINTS = [(256, 32, 1, 0.0), (64, 4, 1, 0.0), (1024, 16, 4, 0.0), (256, 64, 8, 0.0), (256, 32, 1, 0.2),
+              (512, 16, 1, 0.5)]
+
+
+def _set_controls(driver, values: dict) -> None:
+    for name, value in values.items():
+        box = driver.find_element("id", f"toy-{name}")
+        box.clear()
+        box.send_keys(str(value))
+        driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", box)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_toy_explorer_agrees_with_the_library(width):
+    """Set through the page's own number inputs, the plateau the page shows is emergence_lib's reduced flow's within
+    1%; the settings land in the address; the page raises no console error and fits a phone's width."""
+    from book_browser import chromium, console_errors, serve
+
+    from emergence_lib.configs import ToyFlowConfig
+    from emergence_lib.runs import run_toy_flow
+
+    expected = [r.summary["plateau_length"] for r in run_toy_flow([ToyFlowConfig(T=T, d=d, B=B, p=p) for T, d, B, p in TOY_POINTS])]
+    shown = []
+    with serve(HTML) as base, chromium(width=width, height=900) as driver:
+        driver.get(base + "chapters/explore_toy.html")
+        for T, d, B, p in TOY_POINTS:
+            _set_controls(driver, {"B": 1, "p": 0})  # one kind of repetition at a time: reset both first
+            _set_controls(driver, {"d": d, "T": T, "B": B, "p": p})
+            root = driver.find_element("css selector", ".toy-explorer")
+            assert root.get_attribute("data-state") == "ready", driver.find_element("css selector", ".toy-message").text
+            shown.append(float(driver.find_element("css selector", ".toy-plateau").get_attribute("data-value")))
+            assert f"d={d}&T={T}&B={B}&p={p:g}" in driver.current_url
+        width_ok = driver.execute_script("return document.querySelector('.toy-explorer').scrollWidth <= "
+                                         "document.querySelector('article').clientWidth + 2")
+        errors = console_errors(driver)
+    for (T, d, B, p), ours, lib in zip(TOY_POINTS, shown, expected):
+        print(f"explorer (T, d, B, p) = ({T}, {d}, {B}, {p}): page {ours:.6g}, library {lib:.6g}, {ours / lib - 1:+.2e}")
+        assert ours == pytest.approx(lib, rel=0.01), (T, d, B, p)
+    assert width_ok, "the explorer fits the column"
+    assert not errors, errors
+
+
+def test_the_toy_explorer_opens_a_shared_link_and_refuses_bad_values():
+    from book_browser import chromium, serve
+
+    with serve(HTML) as base, chromium() as driver:
+        driver.get(base + "chapters/explore_toy.html?d=16&T=128&B=2&p=0")
+        assert driver.find_element("id", "toy-T").get_attribute("value") == "128"
+        assert driver.find_element("css selector", ".toy-explorer").get_attribute("data-state") == "ready"
+        _set_controls(driver, {"p": 0.3})  # p > 0 with B = 2: refused, with what is allowed
+        assert driver.find_element("css selector", ".toy-explorer").get_attribute("data-state") == "invalid"
+        assert "B = 1" in driver.find_element("css selector", ".toy-message").text
+
+
+def test_the_runs_browser_shows_every_stored_run_and_its_curve():
+    from book_browser import chromium, console_errors, serve
+
+    from emergence_lib import run_index
+
+    data = run_index.index()
+    with serve(HTML) as base, chromium() as driver:
+        driver.get(base + "chapters/explore_runs.html")
+        root = driver.find_element("css selector", ".runs-browser")
+        assert root.get_attribute("data-state") == "ready"
+        total = driver.execute_script("return window.STORED_RUNS.runs.length")
+        first_figure = driver.execute_script("return document.querySelector('.runs-browser select[name=figure]').value")
+        rows = driver.find_elements("css selector", ".runs-browser tbody tr")
+        assert total == len(data["runs"]) and len(rows) == sum(r["figure"] == first_figure for r in data["runs"])
+        ratios = [r["ratio"] for r in data["runs"] if r["figure"] == first_figure]
+        top = max((r for r in ratios if r is not None), default=None)
+        shown = driver.find_element("css selector", ".runs-info").text
+        assert "data/transformer_" in shown and (top is None or None in ratios or f"{top:.3g}" in shown)
+        assert driver.find_elements("css selector", ".runs-browser svg polyline"), "the first run's curve is drawn"
+        assert not console_errors(driver)

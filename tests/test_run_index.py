@@ -1,0 +1,59 @@
+"""The runs browser's data (`run_index`): every stored run of its figures once, with its stored plateau."""
+
+import json
+
+import numpy as np
+import pytest
+
+from emergence_lib import run_index
+from emergence_lib.cache import ResultCache, run_key
+from emergence_lib.experiments import figures
+from emergence_lib.results import RunResult
+
+
+def test_every_stored_run_of_the_chosen_figures_is_present_once_with_its_plateau():
+    data = run_index.index()
+    by_key = {r["key"]: r for r in data["runs"]}
+    assert len(by_key) == len(data["runs"]), "each run once"
+    cache = ResultCache()
+    expected = {}
+    for name, scale, _ in run_index.FIGURES:
+        for c in figures()[name](scale=scale).runs():
+            if cache.path(c).is_file():
+                expected[run_key(c)] = c
+    assert set(by_key) == set(expected)
+    for key, c in expected.items():
+        stored = json.loads(cache.path(c).read_text())["summary"]
+        value = stored.get("plateau_length", stored.get("emergence_step"))
+        got = by_key[key]["value"]
+        assert (got is None and not np.isfinite(value)) or got == value, key
+        assert len(by_key[key]["curve"]) <= run_index.CURVE_POINTS + 1
+
+
+def test_the_index_is_a_script_of_plain_json(tmp_path):
+    """A run that never crossed is kept, with no value (JSON has no infinity); the file is a script."""
+    store = tmp_path / "data"
+    cache = ResultCache(store)
+    fig = figures()["figure3"](scale="cpu")
+    c = fig.runs()[0]
+    steps = np.array([0.0, 1, 10, 100, 1000])
+    cache.save(c, RunResult(summary={"plateau_length": float("inf"), "status": "not_reached", "measured_on": "no_repetition"},
+                            curve={"step": steps, "loss_no_repetition": np.full(5, 0.5)}))
+    path = tmp_path / "stored_runs.js"
+    assert run_index.write_script(path, store) == 1
+    text = path.read_text()
+    assert text.startswith("window.STORED_RUNS = ") and text.rstrip().endswith(";")
+    data = json.loads(text[len("window.STORED_RUNS = "):].rstrip().rstrip(";"))
+    run = data["runs"][0]
+    assert run["value"] is None and run["ratio"] is None and run["status"] == "not_reached"
+    assert run["law"] == pytest.approx(0.76 * c.d ** 1.29 * c.T ** 0.8 * c.B ** -0.8)
+    assert [p[0] for p in run["curve"]] == [1.0, 10.0, 100.0, 1000.0], "step 0 is off a log axis"
+
+
+def test_downsampling_keeps_the_ends_and_thins_on_a_log_grid():
+    steps = np.arange(0, 50_001, dtype=float)
+    values = np.linspace(0.5, 0.0, len(steps))
+    pts = run_index._downsample(steps, values)
+    assert pts[0][0] == 1.0 and pts[-1][0] == 50_000.0 and len(pts) <= run_index.CURVE_POINTS
+    ratios = np.diff(np.log([p[0] for p in pts]))
+    assert ratios.max() < 3 * np.median(ratios), "about evenly spaced in log step"
