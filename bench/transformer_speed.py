@@ -5,7 +5,10 @@ Prints:
    steps/s with the last layer computed at the readout position only (the default) and with the full
    computation, their ratio, and the FLOP/s each achieves as a fraction of a 1024² matmul's (same run);
 2. torch.compile on the default 2×4 step (kept out of the library unless it wins here);
-3. the ratio of batched-seeds training (one ensemble model) to a one-model-at-a-time loop.
+3. the ratio of batched-seeds training (one ensemble model) to a one-model-at-a-time loop;
+4. Table 1's model (width 256, QK 64, 2 × 4, Adam 1e-4) at T = 64 and T = 256 (d = 16, batch 32): seconds a step
+   and the step's FLOP/s as a fraction of the 1024² matmul's, measured in the same run (the cost of the paper_cpu
+   runs, `experiments.table1`).
 Timings alternate between the variants and keep each one's best of three, so load on the machine hurts
 all of them alike.
 """
@@ -104,6 +107,16 @@ def main(tiny: bool = False) -> None:
     else:
         compiled_vs_eager(T, d, steps, kw, g.lr)
     seeds_batched_vs_loop(T, d, steps, kw, g.lr, (2,) if tiny else (2, 5))
+    table1_step(peak, tiny)
+
+
+def table1_step(peak: float, tiny: bool) -> None:
+    t1 = TRANSFORMER_GRIDS["paper_cpu"]
+    kw = dict(d_model=t1.model["d_model"], d_qk=t1.model["d_qk"], mlp_factor=4, n_layers=2, n_heads=4)
+    for T in (8,) if tiny else (64, 256):
+        rate = max(steps_per_second([0], T, 16, 2 if tiny else 10, kw, t1.lr) for _ in range(2))
+        frac = rate * training_flops(T, 16, **kw, full=False) / peak
+        print(f"4. Table 1's model at T = {T}, d = 16: {1 / rate:.3f} s a step, matmul-rate fraction {frac:.2f}")
 
 
 def compiled_vs_eager(T: int, d: int, steps: int, kw: dict, lr: float) -> None:

@@ -34,9 +34,11 @@ MEASURED_GRIDS = {
                           points=((16, 4, 1, (0, 1)), (16, 8, 1, (0, 1)), (8, 4, 1, (0, 1)), (16, 4, 2, (0, 1)))),
     # Registered (claims.MEASURED_CLAIMS) before any of these runs. Run order (issue 34): T = 256 at d = 16, 32; then
     # T = 128 (5 seeds at d = 16, the cheap point) and T = 192; then the B panel at T = 256; then T = 256 at d = 64
-    # (3 seeds listed; its claims read whatever seeds have finished, at least 2 for an interval). One seed costs,
-    # from a single-seed probe at (256, 16) (1.7× the law, 0.52 s a step on one thread) and the law elsewhere: about
-    # 50 min at (256, 16), 2 h at (256, 32), 5 h at (256, 64), 5-10 min at (128, 16).
+    # (3 seeds listed; its claims read whatever seeds have finished, at least 2 for an interval). Cost on this
+    # project's 2-core machine, two runs side by side, one thread each: about 1 s a step at (256, 16) (0.9-1.2 s
+    # measured by the first runs' checkpoints, evaluations included; `make bench` item 4 prints the step alone), so a
+    # seed at (256, 16) takes about 1.5 h (1.7x the law, the single-seed probe), one at (256, 32) about 4 h, one at
+    # (256, 64) about 10 h, one at (128, 16) about 15 min: the grid takes several sessions, resumed from checkpoints.
     "paper_cpu": MeasuredGrid(model={"d_model": 256, "d_qk": 64}, lr=1e-4, max_steps=50_000, stop_factor=1.2, points=(
         (256, 16, 1, _SEEDS3), (256, 32, 1, _SEEDS3),
         (128, 16, 1, _SEEDS5), (128, 32, 1, _SEEDS3), (128, 64, 1, _SEEDS3), (192, 16, 1, _SEEDS3), (192, 32, 1, _SEEDS3),
