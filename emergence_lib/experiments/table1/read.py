@@ -118,3 +118,26 @@ def lack_of_fit(summary: pd.DataFrame, points: list[tuple[int, int, int]], predi
     df_lack, df_pure = m - k, n - m
     F = ((ss_res - ss_pure) / df_lack) / (ss_pure / df_pure) if ss_pure > 0 else float("inf")
     return {"F": F, "df_lack": df_lack, "df_pure": df_pure, "p": f_survival(F, df_lack, df_pure)}
+
+
+
+def point_mean_fit(summary: pd.DataFrame, points: list[tuple[int, int, int]], predictors: tuple[str, ...],
+                   min_seeds: int = 2) -> pd.DataFrame:
+    """The power law in ``predictors`` fitted by least squares to the points' mean log plateaus, each point once,
+    with 95% t intervals from the fit's own residuals on n points − k − 1 degrees of freedom: a lack of fit widens
+    them, as it should, where a fit pooled over seeds counts the seeds as points and reads the misfit as noise."""
+    from ...metrics import fit_power_law
+
+    axis = {"T": 0, "d": 1, "B": 2}
+    rows = [{"T": p[0], "d": p[1], "B": p[2], "plateau_length": math.exp(float(g.mean()))}
+            for p, g in ((p, _reached_logs(summary, *p)) for p in points) if len(g) >= min_seeds]
+    cols = ["quantity", "ours", "low", "high", "points", "df"]
+    if len(rows) <= len(predictors) + 1:
+        return pd.DataFrame(columns=cols)
+    fit = fit_power_law(pd.DataFrame(rows), list(predictors))
+    df = fit.n - len(predictors) - 1
+    t = t_quantile_975(df)
+    assert set(predictors) <= set(axis)
+    return pd.DataFrame([{"quantity": q, "ours": fit.exponents[q], "low": fit.exponents[q] - t * fit.stderr[q],
+                          "high": fit.exponents[q] + t * fit.stderr[q], "points": fit.n, "df": df} for q in predictors],
+                        columns=cols)
