@@ -172,9 +172,9 @@ ready.then(() => { try {
       return b ? b.getBoundingClientRect().top + window.scrollY : null; })(),
     first_figure_top: (() => { const im = Array.from(article.querySelectorAll("img")).find((i) => /_images\//.test(i.src) && visible(i) > 0);
       return im ? im.getBoundingClientRect().top + window.scrollY : null; })(),
-    // The landing page's verdict: the first line that counts judged claims ("… judged: …").
+    // The landing page's verdict: its first line, the registered claims' counts ("Registered before their runs …").
     verdict_top: (() => { const w = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
-      while (w.nextNode()) { if (/\d+ judged/.test(w.currentNode.textContent)) {
+      while (w.nextNode()) { if (/Registered before their runs/.test(w.currentNode.textContent)) {
         const r = document.createRange(); r.selectNodeContents(w.currentNode);
         return r.getBoundingClientRect().top + window.scrollY; } } return null; })(),
     // Figure images a reader cannot open at full size (the zoom link of _static/figure_zoom.js).
