@@ -105,7 +105,7 @@ def cpu_estimate(missing: list[Any]) -> Estimate | None:
     """For the Transformer runs in ``missing``: their CPU time here, from one timing of each distinct shape (see
     `estimate`); None when no Transformer run is missing (the toy model's runs take seconds)."""
     transformer = [r for r in missing if r.kind in ("transformer_regression", "transformer_recall")]
-    return estimate(transformer) if transformer else None
+    return estimate(transformer, progress=lambda line: print(line, flush=True)) if transformer else None
 
 
 def cmd_status(args: argparse.Namespace) -> None:

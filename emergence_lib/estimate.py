@@ -23,7 +23,13 @@ from .configs import TransformerRecallConfig, TransformerRegressionConfig
 from .paper import PAPER, figure3_law
 from .runs import runner_for
 
-TIMED_STEPS = 20  # no plateau ends this early; one evaluation a decade keeps evaluations out of the timing
+# A shape is timed by the difference of two short runs of (few, many) steps with as many evaluations each (a test
+# checks it with `training.evaluation_steps`): set-up and evaluation cost the same in both and cancel, so the
+# difference is the training steps alone. A one-step warm-up goes first (the first call of a shape pays for
+# allocation); where noise hides the difference, the second pair. Seconds a shape, not the minutes that 20 steps with
+# evaluations took at Table 1's width (issue 37 item 4).
+TIMING_PAIRS = ((2, 6), (11, 27))
+TIMED_STEPS = TIMING_PAIRS[0][1]  # the longest run of a first timing
 # Trial runs (shared notes; the learning-rate probe of chapter 04): the plateau scales about as lr^-0.7 at fixed
 # size, so the paper's law (at its own lr) is moved by this exponent to a run's lr.
 LR_EXPONENT = 0.7
@@ -41,23 +47,42 @@ def shape_of(run: Any) -> tuple:
     raise TypeError(f"no step-time estimate for runs of kind {getattr(run, 'kind', type(run).__name__)!r}")
 
 
-def _probe(run: Any) -> Any:
-    """The run shortened to TIMED_STEPS steps: the same shape, nothing else that costs (no stop, few evaluations)."""
-    return dataclasses.replace(run, max_steps=TIMED_STEPS, evals_per_decade=1, stop_factor=None)
+def _probe(run: Any, steps: int) -> Any:
+    """The run shortened to ``steps`` steps: the same shape, nothing else that costs (no stop, one evaluation)."""
+    return dataclasses.replace(run, max_steps=steps, evals_per_decade=1, stop_factor=None)
 
 
-def step_seconds(runs: Iterable[Any], timer: Callable[[Any], float] | None = None) -> dict[tuple, float]:
-    """Seconds per step of every distinct shape among ``runs`` (each timed once, on one run of that shape)."""
-    def train(run: Any) -> float:
+def time_shape(run: Any) -> float:
+    """Seconds per training step of ``run``'s shape: the difference of the times of a `TIMING_PAIRS` pair over the
+    difference of their steps, after a one-step warm-up; where noise makes it not positive, the next pair."""
+    def seconds(steps: int) -> float:
         start = time.perf_counter()
-        runner_for(run.kind)([_probe(run)], device="cpu")
-        return (time.perf_counter() - start) / TIMED_STEPS
+        runner_for(run.kind)([_probe(run, steps)], device="cpu")
+        return time.perf_counter() - start
 
-    timer = timer or train
+    seconds(1)  # warm-up
+    for few, many in TIMING_PAIRS:
+        per_step = (seconds(many) - seconds(few)) / (many - few)
+        if per_step > 0:
+            return per_step
+    few, many = TIMING_PAIRS[-1]
+    return seconds(many) / many  # an upper bound (set-up included) rather than a step priced as free
+
+
+def step_seconds(runs: Iterable[Any], timer: Callable[[Any], float] | None = None,
+                 progress: Callable[[str], None] | None = None) -> dict[tuple, float]:
+    """Seconds per step of every distinct shape among ``runs`` (each timed once, on one run of that shape), saying
+    each as it is timed (``progress``: a line per shape)."""
+    timer = timer or time_shape
     first: dict[tuple, Any] = {}
     for r in runs:
         first.setdefault(shape_of(r), r)
-    return {shape: timer(run) for shape, run in first.items()}
+    out = {}
+    for i, (shape, run) in enumerate(first.items(), 1):
+        out[shape] = timer(run)
+        if progress is not None:
+            progress(f"timed shape {i} of {len(first)} {shape[:3]}: {out[shape]:.3f} s a step")
+    return out
 
 
 def law_steps(run: Any) -> float:
@@ -113,10 +138,11 @@ class Estimate:
         return sorted(runs, key=lambda r: cost[run_key(r)])
 
 
-def estimate(runs: Iterable[Any], timer: Callable[[Any], float] | None = None) -> Estimate:
+def estimate(runs: Iterable[Any], timer: Callable[[Any], float] | None = None,
+             progress: Callable[[str], None] | None = None) -> Estimate:
     """Time every distinct shape of ``runs`` and multiply by each run's expected steps."""
     runs = list(runs)
-    per_step = step_seconds(runs, timer)
+    per_step = step_seconds(runs, timer, progress)
     rows = []
     for r in runs:
         shape = shape_of(r)

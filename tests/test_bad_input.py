@@ -189,7 +189,7 @@ def test_long_work_on_a_cpu_is_refused_wherever_it_starts(data_dir, monkeypatch)
     from emergence_lib.experiments import Figure3, confirm_long_work
 
     monkeypatch.setattr(estimate_module, "step_seconds",
-                        lambda runs, timer=None: {estimate_module.shape_of(r): 0.2 for r in runs})
+                        lambda runs, timer=None, progress=None: {estimate_module.shape_of(r): 0.2 for r in runs})
     for scale in ("paper", "paper_cpu"):
         with pytest.raises(ConfigError, match=r"CPU-hours.*confirm_cost True.*-p scale cpu"):
             Figure3(scale=scale).run(device="cpu", progress=False)

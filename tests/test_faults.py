@@ -208,7 +208,7 @@ def test_the_paper_scale_on_a_cpu_asks_for_yes_with_an_estimate(data_dir, capsys
     monkeypatch.setattr(estimate_module, "TIMED_STEPS", 1)
     timed = []
     real = estimate_module.step_seconds
-    monkeypatch.setattr(estimate_module, "step_seconds", lambda runs, timer=None: real(runs, timer=lambda r: timed.append(r) or 0.1))
+    monkeypatch.setattr(estimate_module, "step_seconds", lambda runs, timer=None, progress=None: real(runs, timer=lambda r: timed.append(r) or 0.1))
     assert cli(["run", "figure3", "--scale", "paper", "--device", "cpu"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "CPU-hours" in err and "transformer_regression runs" in err and "--yes" in err

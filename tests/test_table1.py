@@ -147,6 +147,30 @@ def test_estimate_times_each_shape_once_and_scales_by_the_law():
     assert e.bound_hours == pytest.approx(2 * 50_000 * (0.032 + 0.064) / 3600)
 
 
+def test_a_shape_is_timed_by_two_runs_with_as_many_evaluations():
+    """The timing subtracts two short runs so that set-up and evaluations cancel: that holds only if both evaluate
+    equally often (1 and 5 steps, the first try, evaluate 2 and 3 times: an evaluation at T = 256 costs several
+    steps, and the estimate read 2 s a step where a step takes 0.6)."""
+    from emergence_lib.estimate import TIMING_PAIRS
+    from emergence_lib.training import evaluation_steps
+
+    for few, many in TIMING_PAIRS:
+        assert many > few and len(evaluation_steps(few, 1)) == len(evaluation_steps(many, 1)), (few, many)
+    assert len(evaluation_steps(1, 1)) != len(evaluation_steps(5, 1)), "the check tells the old pair apart"
+
+
+def test_the_timer_prints_a_line_per_shape_and_never_prices_a_step_at_zero(monkeypatch):
+    import emergence_lib.estimate as est
+
+    clock = iter(range(1000))  # every run takes 1 s whatever its steps: set-up that hides every difference
+    monkeypatch.setattr(est.time, "perf_counter", lambda: float(next(clock)))
+    monkeypatch.setattr(est, "runner_for", lambda kind: (lambda runs, device: None))
+    lines: list[str] = []
+    out = est.step_seconds([TransformerRegressionConfig(T=32, d=16)], progress=lines.append)
+    assert len(lines) == 1 and "shape 1 of 1" in lines[0]
+    assert len(out) == 1 and list(out.values())[0] > 0, "a step is priced at an upper bound, never at 0"
+
+
 def _synthetic_paper_cpu(scale_law: float, noise: float = 0.03, seed: int = 0):
     """Every paper_cpu run of Figure 3, with plateaus from the paper's law × ``scale_law`` × seed noise (p > 0 halves
     the plateau at the larger d): what `Figure3.cached` returns once the background runs are all stored."""
