@@ -26,6 +26,7 @@ from typing import Literal
 
 from .configs import ConfigError, Scale, check_scale
 from .experiments.regression import runs as regression  # the paper_cpu points and the paper's law
+from .experiments.recall_table1 import runs as recall_table1  # Table 1's recall model at the paper's cheap end
 from .experiments.table1 import runs as table1  # the points where the paper measured
 from .paper import PAPER, paper_number
 
@@ -287,7 +288,89 @@ def _measured_claims() -> tuple[Claim, ...]:
     return tuple(out)
 
 
+def _recall_measured_claims() -> tuple[Claim, ...]:
+    """Figures 4, 5, 16 and 17 on Table 1's recall model at the cheap end of the paper's grid
+    (`experiments.recall_table1`, scale paper_cpu), registered before any of its runs (issue 35). Each reads only its
+    own sweeps. Widths: 0.4 for an exponent, 0.5 for a log ratio (one per kind of quantity). Thresholds: a ratio to
+    the paper's law reads 5% (the law's own measure); each exponent is registered at 5% and at 50%; every other
+    claim reads 50% (5% lies inside the plateau at these vocabularies: answering any in-context value scores
+    1/N_pairs)."""
+    g = recall_table1.RECALL_MEASURED_GRIDS["paper_cpu"]
+    fig4 = "recall_measured:figure4"
+    small = [(V, N) for N in g.n_pairs for V in g.n_tokens if N < V]
+    large = [(V, g.large_pairs[0]) for V in g.large_pairs[1]]
+    out = []
+    for V, N in small + large:
+        law = PAPER["figure4"]["C"] * V ** PAPER["figure4"]["N_tokens"] * N ** PAPER["figure4"]["N_pairs"]
+        out.append(_c(f"recall_t1.figure4.V{V}_N{N}", "4", "04_associative_recall",
+                      f"Table 1's recall model at ($N_\\text{{tokens}}$, $N_\\text{{pairs}}$) = ({V}, {N}) follows the "
+                      "paper's law", f"ratio 1 (law: {law:,.0f} steps to 5%)", Target(1.0, "the paper's law itself"),
+                      "steps to 5% test accuracy over the paper's law: geometric mean over seeds, 95% t interval",
+                      IntervalRule(max_width=0.5, log=True), expected=None, scale="paper_cpu",
+                      reads=(fig4 if N in g.n_pairs else "recall_measured:figure4_large",)))
+    both = (fig4, "recall_measured:figure4_large")
+    for axis, name, entry in (("tokens", "N_\\text{tokens}", "figure4.N_tokens"), ("pairs", "N_\\text{pairs}", "figure4.N_pairs")):
+        for level in ("5", "50"):
+            out.append(_c(f"recall_t1.figure4.{axis}_exponent_{level}", "4", "04_associative_recall",
+                          f"Table 1's recall model: the exponent of ${name}$, emergence at {level}% test accuracy",
+                          f"{paper_number(entry):.2f}", entry,
+                          f"least-squares slope of the points' mean log steps to {level}% on log {axis}, one intercept "
+                          "per value of the other axis (pre-LN, lr 10⁻⁴, points with ≥ 2 seeds crossed), Welch 95% "
+                          "interval", IntervalRule(max_width=0.4), expected=None, scale="paper_cpu", reads=both))
+    out.append(_c("recall_t1.figure4.layernorm", "4", "04_associative_recall",
+                  "Table 1's recall model: LayerNorm makes the task harder (text)", "harder with LN", None,
+                  "steps to 50% with pre-LN over steps without LN, mean log ratio over the N_pairs ≤ 8 points, Welch "
+                  "95% interval", IntervalRule(above=1.0, log=True), expected=None, scale="paper_cpu",
+                  reads=(fig4, "recall_measured:figure4_no_ln")))
+    bracket = ("recall_measured:lr_bracket", fig4)
+    out.append(_c("recall_t1.figure4.lr_1e-4_beats_3e-5", "4", "04_associative_recall",
+                  "Table 1's recall model: the paper's top learning rate (10⁻⁴) is faster than 3·10⁻⁵",
+                  "the best lr lies in the paper's grid", None,
+                  "steps to 50% at 3·10⁻⁵ over steps at 10⁻⁴, mean log ratio over (64, 4) and (64, 8), Welch 95% interval",
+                  IntervalRule(above=1.0, log=True), expected=None, scale="paper_cpu", reads=bracket))
+    out.append(_c("recall_t1.figure4.lr_3e-4_no_faster", "4", "04_associative_recall",
+                  "Table 1's recall model: 3·10⁻⁴, above the paper's grid, is slower than 10⁻⁴ (the grid brackets the best)",
+                  "the best lr lies in the paper's grid", None,
+                  "steps to 50% at 3·10⁻⁴ over steps at 10⁻⁴, mean log ratio over (64, 4) and (64, 8), Welch 95% interval",
+                  IntervalRule(above=1.0, log=True), expected=None, scale="paper_cpu", reads=bracket))
+    for ln, who in (("pre", "pre-LN"), ("none", "no LN")):
+        out.append(_c(f"recall_t1.figure17.select_layer4_share_{ln}", "17", "A5_recall_mechanism",
+                      f"Table 1's recall model ({who}): most runs select in layer 4 of 4", "layer 4", None,
+                      f"share of the emerged {who} placement runs (N_tokens 64; 8 and 12 pairs; 5 seeds) whose "
+                      "query→value pattern peaks in layer 4, Wilson 95% interval", IntervalRule(above=0.5),
+                      expected=None, scale="paper_cpu", reads=("recall_measured:placement",)))
+        out.append(_c(f"recall_t1.figure17.copy_layer3_share_{ln}", "17", "A5_recall_mechanism",
+                      f"Table 1's recall model ({who}): most runs copy in layer 3 of 4", "layer 3", None,
+                      f"share of the emerged {who} placement runs whose value→key pattern peaks in layer 3, Wilson 95% "
+                      "interval", IntervalRule(above=0.5), expected=None, scale="paper_cpu",
+                      reads=("recall_measured:placement",)))
+    out.append(_c("recall_t1.figure5.in_context_speedup", "5 left", "04_associative_recall",
+                  "Table 1's recall model: in-context repetition speeds emergence up about 4×", "≈4× (read off the figure)",
+                  "figure5_speedup.B", "steps to 50% at B = 1 over B = 4, paired by seed (N_tokens 64, 8 pairs, "
+                  "10,000 steps), geometric mean with a 95% t interval", IntervalRule(max_width=0.5, log=True),
+                  expected=None, scale="paper_cpu", reads=("recall_measured:figure5_B",)))
+    out.append(_c("recall_t1.figure5.cross_sample_speedup", "5 right", "04_associative_recall",
+                  "Table 1's recall model: cross-sample repetition speeds emergence up about 2×", "≈2× (read off the figure)",
+                  "figure5_speedup.p", "steps to 50% at p = 0 over p = 0.8, paired by seed, geometric mean with a 95% t "
+                  "interval", IntervalRule(max_width=0.5, log=True), expected=None, scale="paper_cpu",
+                  reads=("recall_measured:figure5_p",)))
+    out.append(_c("recall_t1.figure5.overfitting", "5", "04_associative_recall",
+                  "Table 1's recall model: heavy repetition overfits (the training distribution is learned first)",
+                  "overfits, then recovers", None,
+                  "steps to 50% on test data over steps to 50% on the training distribution at B = 4, per seed, "
+                  "geometric mean with a 95% t interval: agrees if above 2", IntervalRule(above=2.0, log=True),
+                  expected=None, scale="paper_cpu", reads=("recall_measured:figure5_B",)))
+    out.append(_c("recall_t1.figure16.training_speedup", "16", "A5_recall_mechanism",
+                  "Table 1's recall model: on the training distribution repetition only speeds learning up",
+                  "only speeds up", None,
+                  "the smallest, over B ∈ {2, 4} and p ∈ {0.4, 0.8}, of the paired speed-up on the training "
+                  "distribution (steps to 50%), 95% t interval", IntervalRule(above=1.0, log=True), expected=None,
+                  scale="paper_cpu", reads=("recall_measured:figure5_B", "recall_measured:figure5_p")))
+    return tuple(out)
+
+
 TABLE1_CLAIMS = _table1_claims()
+RECALL_MEASURED_CLAIMS = _recall_measured_claims()
 MEASURED_CLAIMS = _measured_claims()
 CLAIMS: tuple[Claim, ...] = (
     # ---- Figure 1: the toy model
@@ -571,6 +654,8 @@ CLAIMS: tuple[Claim, ...] = (
     *TABLE1_CLAIMS,
     # ---- Figure 3 on Table 1's model where the paper measured (T = 128-256): registered before any of its runs
     *MEASURED_CLAIMS,
+    # ---- Figures 4, 5, 16, 17 on Table 1's recall model (issue 35): registered before any of its runs
+    *RECALL_MEASURED_CLAIMS,
     # ---- Not computed here
     Claim("table1.paper_scale", "3", None, "Figure 3 on the paper\'s own grid (Table 1: width 256, $T$ up to 256)",
           "$0.76\\,d^{1.29}T^{0.80}B^{-0.80}$", None, "the chapter's paper scale; needs a GPU", None, "not run"),

@@ -11,6 +11,7 @@
   toy_appendix  Figures 6–10 (A1, A2; its readers live beside its views in show.py)
   regression    Figures 3, 11, 12 and Table 1's own settings at the cheap end (03, A3)
   table1        Table 1's own model where the paper measured: Figure 3 at T = 128-256 (03)
+  recall_table1 Table 1's recall model at the paper's cheap end: Figures 4, 5, 16, 17 (04, A5)
   recall        Figures 4, 5, 16, 17 (04, A5)
   ablations     Figures 13–15 (A4)
   steering      the book's own experiment: data-diversity schedules (B1)
@@ -40,6 +41,7 @@ from .prediction.runs import HELD_OUT, Prediction
 from .recall.runs import PLACEMENT_SETUPS, RECALL_GRIDS, Figure4, Figure5, Figure16, Figure17
 from .regression.runs import TRANSFORMER_GRIDS, Figure3, Figure11, Figure12
 from .table1.runs import MEASURED_GRIDS, Figure3Measured
+from .recall_table1.runs import RECALL_MEASURED_GRIDS, RecallMeasured
 from .steering.runs import STEERING_GRIDS, Steering
 from .toy.runs import FIGURE1_GRIDS, FIGURE2_GRIDS, Figure1, Figure2, Figure2Constant
 from .toy_appendix.runs import Figure6, Figure7, Figure8, Figure9, Figure10
@@ -49,7 +51,7 @@ REGISTRY: dict[str, type[ScaledFigure]] = {
     "figure3": Figure3, "figure3_measured": Figure3Measured, "figure4": Figure4, "figure5": Figure5,
     "figure6": Figure6, "figure7": Figure7, "figure8": Figure8, "figure9": Figure9, "figure10": Figure10,
     "figure11": Figure11, "figure12": Figure12, "figure13": Figure13, "figure14": Figure14, "figure15": Figure15,
-    "figure16": Figure16, "figure17": Figure17,
+    "figure16": Figure16, "figure17": Figure17, "recall_measured": RecallMeasured,
     "steering": Steering, "prediction": Prediction, "followup": FollowUp,
 }
 
@@ -65,7 +67,7 @@ __all__ = [
     "HELD_OUT", "STEERING_GRIDS", "Prediction", "Steering",
     "FOLLOWUP_GRIDS", "HEAD_PROTOCOLS", "FollowUp",
     "PLACEMENT_SETUPS", "RECALL_GRIDS", "Figure4", "Figure5", "Figure16", "Figure17",
-    "MEASURED_GRIDS", "TRANSFORMER_GRIDS", "Figure3", "Figure3Measured", "Figure11", "Figure12",
+    "MEASURED_GRIDS", "RECALL_MEASURED_GRIDS", "RecallMeasured", "TRANSFORMER_GRIDS", "Figure3", "Figure3Measured", "Figure11", "Figure12",
     "FIGURE1_GRIDS", "FIGURE2_GRIDS", "Figure1", "Figure2", "Figure2Constant",
     "Figure6", "Figure7", "Figure8", "Figure9", "Figure10",
     "REGISTRY", "figures",

@@ -1,0 +1,191 @@
+"""Readers of Figures 4, 5, 16 and 17 on Table 1's recall model (`runs.RecallMeasured`): tidy tables from stored
+runs, each claim's number with a 95% interval that respects the design.
+
+As for Figure 3 on Table 1's model (`table1.read`), seeds are repeated measurements of a point, not points of a law
+that may misfit: a point is its seeds' mean log steps with a t interval over them; an exponent is the least-squares
+slope through point means (`table1.read.slope_weights`) with a Welch–Satterthwaite interval from each point's own
+seed variance (`table1.read.contrast_interval`). Figure 5's speed-ups are paired by seed (a seed's runs share
+their initialisation and data stream).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ...metrics import first_crossing, paired_seed_interval, t_quantile_975, wilson_interval
+from ...paper import PAPER
+from ...sweep import SweepResult
+from ..recall.read import placement_table
+from ..table1.read import contrast_interval, slope_weights
+
+LEVELS = {"5%": 0.05, "50%": 0.5}  # the paper's threshold, and the middle of the jump
+
+
+def recall_law(n_tokens: float, n_pairs: float) -> float:
+    """Figure 4's law, in steps to the paper's 5% (0.55 · N_tokens^0.79 · N_pairs^2.25, at the paper's lr 1e-4)."""
+    law = PAPER["figure4"]
+    return float(law["C"] * n_tokens ** law["N_tokens"] * n_pairs ** law["N_pairs"])
+
+
+def geometric_mean_interval(values: np.ndarray) -> tuple[float, float, float]:
+    """exp of the mean log of ``values`` with its 95% t interval over them (nan bounds with fewer than 2)."""
+    x = np.log(np.asarray(values, float))
+    m = float(x.mean())
+    if len(x) < 2:
+        return math.exp(m), math.nan, math.nan
+    half = t_quantile_975(len(x) - 1) * float(x.std(ddof=1)) / math.sqrt(len(x))
+    return math.exp(m), math.exp(m - half), math.exp(m + half)
+
+
+def chance_in_context(n_pairs: int) -> float:
+    """Test accuracy of a model that answers with a uniformly chosen value of the context: 1/N_pairs. The 5% level is
+    inside the plateau wherever this is above it (4 to 16 pairs here)."""
+    return 1.0 / n_pairs
+
+
+def crossing_table(result: SweepResult) -> pd.DataFrame:
+    """One row per run: its set-up (N_tokens, N_pairs, lr, layer_norm, B, p, seed) and the first step at which its
+    test accuracy reaches each of `LEVELS` (nan if never), read off the recorded curve."""
+    cols = ["run", "n_tokens", "n_pairs", "lr", "layer_norm", "B", "p", "seed"]
+    if result.summary.empty:
+        return pd.DataFrame(columns=cols + [f"steps to {k}" for k in LEVELS])
+    rows = []
+    for row, curve in result.per_run():
+        out = {c: row[c] for c in cols}
+        for name, level in LEVELS.items():
+            out[f"steps to {name}"] = first_crossing(curve["step"], curve["accuracy_test"], level, direction="up")
+        rows.append(out)
+    return pd.DataFrame(rows, columns=cols + [f"steps to {k}" for k in LEVELS])
+
+
+def _logs(table: pd.DataFrame, level: str, **where: object) -> np.ndarray:
+    sel = table
+    for k, v in where.items():
+        sel = sel[np.isclose(sel[k], v)] if isinstance(v, float) else sel[sel[k] == v]
+    v = sel[f"steps to {level}"].to_numpy(float)
+    return np.log(v[np.isfinite(v) & (v > 0)])
+
+
+def point_table(table: pd.DataFrame, points: list[tuple[int, int]], seeds: int) -> pd.DataFrame:
+    """Per (N_tokens, N_pairs): seeds stored, geometric-mean steps to 5% and 50%, the paper's law and the ratio of
+    steps to 5% over it with its 95% t interval over seeds (nan until every seed is stored and crossed)."""
+    rows = []
+    for V, N in points:
+        here = table[(table["n_tokens"] == V) & (table["n_pairs"] == N)]
+        row: dict[str, object] = {"N_tokens": V, "N_pairs": N, "seeds": f"{len(here)} of {seeds}"}
+        for level in LEVELS:
+            logs = _logs(here, level)
+            row[f"steps to {level}"] = float(np.exp(logs.mean())) if len(logs) else np.nan
+        law = recall_law(V, N)
+        v = here["steps to 5%"].to_numpy(float)
+        complete = len(here) == seeds and bool(np.isfinite(v).all())
+        ratio = geometric_mean_interval(v / law) if complete else (np.nan, np.nan, np.nan)
+        row |= {"law (5%)": law, "ratio": ratio[0], "ratio_low": ratio[1], "ratio_high": ratio[2], "complete": complete}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def exponent(table: pd.DataFrame, points: list[tuple[int, int]], along: str, level: str, min_seeds: int = 2) -> dict:
+    """The exponent of ``along`` ("n_tokens" or "n_pairs") at ``level``: the least-squares slope of the points' mean
+    log steps on log ``along``, one intercept per value of the other axis, as a contrast of point means with its
+    Welch interval. Points with fewer than ``min_seeds`` crossed seeds are left out."""
+    other = "n_pairs" if along == "n_tokens" else "n_tokens"
+    usable = []
+    for V, N in points:
+        logs = _logs(table, level, n_tokens=V, n_pairs=N)
+        if len(logs) >= min_seeds:
+            usable.append(({"n_tokens": V, "n_pairs": N}, logs))
+    row = {"ours": math.nan, "low": math.nan, "high": math.nan, "points": len(usable), "of": len(points)}
+    try:
+        w = slope_weights([math.log(p[along]) for p, _ in usable], [p[other] for p, _ in usable])
+    except ValueError:
+        return row
+    est, lo, hi = contrast_interval([g for _, g in usable], w)
+    return row | {"ours": est, "low": lo, "high": hi}
+
+
+def mean_log_ratio(table: pd.DataFrame, points: list[tuple[int, int]], level: str, num: dict, den: dict) -> dict:
+    """The mean over ``points`` of (mean log steps under ``num``) − (mean log steps under ``den``), as a ratio of
+    steps with its Welch interval: how much slower ``num`` is than ``den``, each point counted once."""
+    groups, weights = [], []
+    for V, N in points:
+        a, b = _logs(table, level, n_tokens=V, n_pairs=N, **num), _logs(table, level, n_tokens=V, n_pairs=N, **den)
+        if not (len(a) and len(b)):
+            return {"ours": math.nan, "low": math.nan, "high": math.nan}
+        groups += [a, b]
+        weights += [1 / len(points), -1 / len(points)]
+    est, lo, hi = contrast_interval(groups, weights)
+    return {"ours": math.exp(est), "low": math.exp(lo), "high": math.exp(hi)}
+
+
+def paired_speedup(table: pd.DataFrame, by: str, level: str = "50%") -> dict:
+    """Steps at the lowest ``by`` (B = 1 or p = 0) over steps at its largest, per seed, geometric mean over seeds
+    with a 95% t interval (paired: a seed's runs share initialisation and data). nan unless every seed crossed."""
+    low, high = table[by].min(), table[by].max()
+    a = table[table[by] == low].set_index("seed")[f"steps to {level}"]
+    b = table[table[by] == high].set_index("seed")[f"steps to {level}"]
+    seeds = sorted(set(a.index) & set(b.index))
+    m, lo, hi = paired_seed_interval(b[seeds].to_numpy(float), a[seeds].to_numpy(float))
+    return {"ours": m, "low": lo, "high": hi, "seeds": len(seeds), "at": high}
+
+
+def placement_shares(result: SweepResult) -> pd.DataFrame:
+    """Per LayerNorm set-up: emerged runs, and the share whose selection (query → value) peaks in layer 4 and whose
+    copying (value → key) peaks in layer 3, each with its Wilson 95% interval."""
+    cols = ["layer_norm", "runs", "emerged", "pattern", "layer", "count", "share", "low", "high"]
+    if result.summary.empty:
+        return pd.DataFrame(columns=cols)
+    t = placement_table(result)
+    rows = []
+    for ln, g in t.groupby("layer_norm"):
+        emerged = g[np.isfinite(g["emergence_step"])]
+        for pattern, layer in (("select", 4), ("copy", 3)):
+            k = int((emerged[f"{pattern}_layer"] == layer).sum())
+            share, lo, hi = wilson_interval(k, len(emerged))
+            rows.append({"layer_norm": ln, "runs": len(g), "emerged": len(emerged), "pattern": pattern, "layer": layer,
+                         "count": k, "share": share, "low": lo, "high": hi})
+    return pd.DataFrame(rows, columns=cols)
+
+
+def overfitting_lag(result: SweepResult, level: float = 0.5) -> dict:
+    """Figure 5's overfitting at the largest B: steps to ``level`` on test data over steps to it on the training
+    distribution, per seed, geometric mean with a t interval (nan unless every seed crossed on both)."""
+    lags = []
+    top = result.summary["B"].max()
+    for row, curve in result.per_run():
+        if row["B"] != top:
+            continue
+        train = SweepResult.training_distribution(curve, "accuracy")
+        t_train = first_crossing(curve["step"], train, level, direction="up")
+        t_test = first_crossing(curve["step"], curve["accuracy_test"], level, direction="up")
+        lags.append(t_test / t_train)
+    lags_a = np.array(lags, float)
+    if len(lags_a) < 2 or not np.isfinite(lags_a).all():
+        return {"ours": math.nan, "low": math.nan, "high": math.nan}
+    m, lo, hi = geometric_mean_interval(lags_a)
+    return {"ours": m, "low": lo, "high": hi}
+
+
+def training_distribution_speedups(results: dict[str, SweepResult], level: float = 0.5) -> dict:
+    """Figure 16: the smallest, over every repetition level, of the paired speed-up on the training distribution
+    (steps at no repetition over steps at that level, geometric mean over seeds), with that level's t interval."""
+    worst = {"ours": math.nan, "low": math.nan, "high": math.nan, "level": ""}
+    for by, res in results.items():
+        steps: dict[tuple[float, int], float] = {}
+        for row, curve in res.per_run():
+            train = SweepResult.training_distribution(curve, "accuracy")
+            steps[(float(row[by]), int(row["seed"]))] = first_crossing(curve["step"], train, level, direction="up")
+        if not steps:
+            return worst | {"level": "not run"}
+        base = min(k[0] for k in steps)
+        for lvl in sorted({k[0] for k in steps} - {base}):
+            seeds = [s for (v, s) in steps if v == lvl and (base, s) in steps]
+            m, lo, hi = paired_seed_interval([steps[(lvl, s)] for s in seeds], [steps[(base, s)] for s in seeds])
+            if not (len(seeds) >= 2 and math.isfinite(lo)):
+                return worst | {"level": f"{by} = {lvl:g}: incomplete"}
+            if not m >= worst["ours"]:  # nan-safe: the first level, then any smaller one
+                worst = {"ours": m, "low": lo, "high": hi, "level": f"{by} = {lvl:g}"}
+    return worst
