@@ -11,6 +11,7 @@ their initialisation and data stream).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -172,7 +173,7 @@ def overfitting_lag(result: SweepResult, level: float = 0.5) -> dict:
 def training_distribution_speedups(results: dict[str, SweepResult], level: float = 0.5) -> dict:
     """Figure 16: the smallest, over every repetition level, of the paired speed-up on the training distribution
     (steps at no repetition over steps at that level, geometric mean over seeds), with that level's t interval."""
-    worst = {"ours": math.nan, "low": math.nan, "high": math.nan, "level": ""}
+    worst: dict[str, Any] = {"ours": math.nan, "low": math.nan, "high": math.nan, "level": ""}
     for by, res in results.items():
         steps: dict[tuple[float, int], float] = {}
         for row, curve in res.per_run():

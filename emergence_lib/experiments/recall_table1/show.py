@@ -1,0 +1,161 @@
+"""Chapters 04 and A5's sections on Table 1's recall model (`runs.RecallMeasured`, scale paper_cpu): they read
+``data/`` only and never compute (the runs go in the background: `python -m emergence_lib run recall_measured
+--scale paper_cpu`). A claim is judged once every run it reads is stored; until then it says "not run yet" with the
+count (``recall_t1.*``, registered before any of these runs)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Callable
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from ... import claims, plotting
+from ...report import glue_figure, glue_text
+from ..context import Context
+from . import read
+from .runs import RecallMeasured
+
+KEY = "recall_t1"
+
+
+def _stored() -> tuple[RecallMeasured, dict[str, pd.DataFrame], dict[str, tuple[int, int]], dict]:
+    """The figure, each sweep's crossing table of its stored runs, (stored, registered) per sweep, and the results."""
+    figure = RecallMeasured(scale="paper_cpu")
+    results, _, _ = figure.cached()
+    sweeps = figure.sweeps()
+    tables = {k: read.crossing_table(r) for k, r in results.items()}
+    counts = {k: (len(results[k].summary), len(sweeps[k])) for k in sweeps}
+    return figure, tables, counts, results
+
+
+def _record(judge: Callable[[float, tuple[float, float]], claims.ClaimResult], key: str, row: dict, ready: bool,
+            why: str, checked: list) -> str:
+    """Judge claim ``key`` through ``judge`` (a `Context.record` call naming it) once every run it reads is stored
+    and its interval is finite; else glue "not run yet" with ``why``. Its status, or "not run"."""
+    if ready and np.isfinite(row["low"]) and np.isfinite(row["high"]):
+        result = judge(row["ours"], (row["low"], row["high"]))
+        checked.append(result)
+        return result.status
+    claims.record_not_run(key, why)
+    return "not run"
+
+
+def _count(counts: dict[str, tuple[int, int]], *sweeps: str) -> str:
+    have, need = (sum(counts[s][i] for s in sweeps) for i in (0, 1))
+    return f"not run yet ({have} of {need} runs)"
+
+
+def figure4(ctx: Context) -> SimpleNamespace:
+    """Figure 4 on Table 1's recall model: each point's steps to 5% and 50% and its ratio to the paper's law, both
+    exponents at both levels, LayerNorm and the learning-rate bracket (glued: fig4_measured, rt1_runs)."""
+    figure, tables, counts, _ = _stored()
+    g = figure.grid
+    pre = pd.concat([tables["figure4"], tables["figure4_large"]])
+    small = [(V, N) for N in g.n_pairs for V in g.n_tokens if N < V]
+    points = small + [(V, g.large_pairs[0]) for V in g.large_pairs[1]]
+    table = read.point_table(pre, points, len(g.seeds))
+    checked: list = []
+    status: dict[str, str] = {}
+    for _, row in table.iterrows():
+        V, N = row["N_tokens"], row["N_pairs"]
+        key = f"{KEY}.figure4.V{V}_N{N}"
+        r = {"ours": row["ratio"], "low": row["ratio_low"], "high": row["ratio_high"]}
+        status[key] = _record(lambda v, iv: ctx.record(f"recall_t1.figure4.V{V}_N{N}", v, interval=iv), key, r, bool(row["complete"]), f"not run yet ({row['seeds']} seeds)", checked)
+    complete = bool(table["complete"].all())
+    done = int(table["complete"].sum())
+    exps = []
+    for axis, along in (("tokens", "n_tokens"), ("pairs", "n_pairs")):
+        for level in ("5", "50"):
+            row = read.exponent(pre, points, along, f"{level}%") | {"exponent": f"N_{axis}", "level": f"{level}%"}
+            exps.append(row)
+            key = f"{KEY}.figure4.{axis}_exponent_{level}"
+            status[key] = _record(lambda v, iv: ctx.record(f"recall_t1.figure4.{axis}_exponent_{level}", v, interval=iv),
+                                  key, row, complete, f"not run yet ({done} of {len(points)} points)", checked)
+    both = pd.concat([tables["figure4"], tables["figure4_no_ln"]])
+    ln = read.mean_log_ratio(both, small, "50%", {"layer_norm": "pre"}, {"layer_norm": "none"})
+    ln_ready = counts["figure4"][0] == counts["figure4"][1] and counts["figure4_no_ln"][0] == counts["figure4_no_ln"][1]
+    status[f"{KEY}.figure4.layernorm"] = _record(lambda v, iv: ctx.record("recall_t1.figure4.layernorm", v, interval=iv),
+                                                  f"{KEY}.figure4.layernorm", ln, ln_ready,
+                                                  _count(counts, "figure4", "figure4_no_ln"), checked)
+    lrs, bracket_points = g.lr_bracket
+    lr_table = pd.concat([tables["lr_bracket"], tables["figure4"]])
+    bracket_ready = counts["lr_bracket"][0] == counts["lr_bracket"][1] and all(
+        (table[(table["N_tokens"] == V) & (table["N_pairs"] == N)]["complete"]).all() for V, N in bracket_points)
+    bracket = []
+    for lr, name in zip(sorted(lrs), ("lr_1e-4_beats_3e-5", "lr_3e-4_no_faster")):
+        row = read.mean_log_ratio(lr_table, list(bracket_points), "50%", {"lr": lr}, {"lr": g.lr}) | {"lr": lr}
+        bracket.append(row)
+        key = f"{KEY}.figure4.{name}"
+        status[key] = _record(lambda v, iv: ctx.record(f"recall_t1.figure4.{name}", v, interval=iv), key, row, bracket_ready, _count(counts, "lr_bracket"), checked)
+    have = sum(c[0] for c in counts.values())
+    need = len({r for r in figure.runs()})
+    glue_text("rt1_runs", f"{have} of {need}")
+    glue_figure("fig4_measured", _figure4(table))
+    return SimpleNamespace(points=table, exponents=pd.DataFrame(exps), layernorm=ln, bracket=pd.DataFrame(bracket),
+                           checked=checked, status=status, runs=(have, need))
+
+
+def figure5(ctx: Context) -> SimpleNamespace:
+    """Figure 5 on Table 1's recall model: the two speed-ups (paired by seed) and the overfitting lag at B = 4."""
+    _, tables, counts, results = _stored()
+    checked: list = []
+    rows = {}
+    for by, sweep, name in (("B", "figure5_B", "in_context_speedup"), ("p", "figure5_p", "cross_sample_speedup")):
+        row = read.paired_speedup(tables[sweep], by) if len(tables[sweep]) else {"ours": np.nan, "low": np.nan, "high": np.nan}
+        rows[by] = row
+        ready = counts[sweep][0] == counts[sweep][1]
+        _record(lambda v, iv: ctx.record(f"recall_t1.figure5.{name}", v, interval=iv), f"{KEY}.figure5.{name}", row, ready, _count(counts, sweep), checked)
+    lag = read.overfitting_lag(results["figure5_B"]) if len(tables["figure5_B"]) else {"ours": np.nan, "low": np.nan, "high": np.nan}
+    _record(lambda v, iv: ctx.record("recall_t1.figure5.overfitting", v, interval=iv), f"{KEY}.figure5.overfitting", lag, counts["figure5_B"][0] == counts["figure5_B"][1],
+            _count(counts, "figure5_B"), checked)
+    return SimpleNamespace(speedups=rows, lag=lag, checked=checked)
+
+
+def mechanism(ctx: Context) -> SimpleNamespace:
+    """Figures 16 and 17 on Table 1's recall model: the placement shares (layer 4 selects, layer 3 copies) under
+    pre-LN and no LN, and repetition on the training distribution."""
+    _, tables, counts, results = _stored()
+    checked: list = []
+    shares = read.placement_shares(results["placement"])
+    ready = counts["placement"][0] == counts["placement"][1]
+    for ln in ("pre", "none"):
+        for pattern, name in (("select", f"select_layer4_share_{ln}"), ("copy", f"copy_layer3_share_{ln}")):
+            sel = shares[(shares["layer_norm"] == ln) & (shares["pattern"] == pattern)] if len(shares) else shares
+            row = ({"ours": sel["share"].iloc[0], "low": sel["low"].iloc[0], "high": sel["high"].iloc[0]} if len(sel)
+                   else {"ours": np.nan, "low": np.nan, "high": np.nan})
+            _record(lambda v, iv: ctx.record(f"recall_t1.figure17.{name}", v, interval=iv), f"{KEY}.figure17.{name}", row, ready, _count(counts, "placement"), checked)
+    rep = {"B": results["figure5_B"], "p": results["figure5_p"]}
+    both = all(counts[s][0] == counts[s][1] for s in ("figure5_B", "figure5_p"))
+    f16 = read.training_distribution_speedups(rep) if both else {"ours": np.nan, "low": np.nan, "high": np.nan}
+    _record(lambda v, iv: ctx.record("recall_t1.figure16.training_speedup", v, interval=iv),
+            f"{KEY}.figure16.training_speedup", f16, both, _count(counts, "figure5_B", "figure5_p"), checked)
+    return SimpleNamespace(shares=shares, figure16=f16, checked=checked)
+
+
+def _figure4(table: pd.DataFrame) -> plt.Figure:
+    """(a) Steps to 5% and (b) to 50% test accuracy against N_tokens, one colour per N_pairs (geometric means over
+    the stored seeds), the paper's law dashed in (a); a point with no stored run is absent."""
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.4), sharey=True)
+    colors = plotting.hue_colors(pd.Series(sorted(table["N_pairs"].unique())))
+    for ax, level in zip(axes, ("5%", "50%")):
+        for N, g in table.groupby("N_pairs"):
+            g = g.sort_values("N_tokens")
+            ok = g[np.isfinite(g[f"steps to {level}"])]
+            if len(ok):
+                ax.plot(ok["N_tokens"], ok[f"steps to {level}"], "o-", color=colors[N], label=f"$N_\\mathrm{{pairs}}$ = {N}")
+            if level == "5%":
+                V = np.geomspace(g["N_tokens"].min(), g["N_tokens"].max(), 20)
+                ax.plot(V, [read.recall_law(v, N) for v in V], "--", color=colors[N], lw=1)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("$N_\\mathrm{tokens}$")
+        ax.set_title(f"steps to {level} test accuracy" + (" (dashed: the paper's law)" if level == "5%" else ""))
+    axes[0].set_ylabel("steps (geometric mean over seeds)")
+    if axes[0].get_legend_handles_labels()[0]:
+        axes[0].legend(fontsize=9)
+    plotting.label_panels(axes)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,135 @@
+"""Table 1's recall model (`experiments.recall_table1`): the generator at every size of its grid, counted from its
+output alone (issue 35 item 4), with a check shown to fail on the bugs it guards; and the readers the registered
+claims use, each against a value computed another way."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+
+from emergence_lib.experiments.recall_table1 import read
+from emergence_lib.experiments.recall_table1.runs import RECALL_MEASURED_GRIDS, RecallMeasured
+from emergence_lib.tasks import AssociativeRecallTask
+
+N_SEQ = 20_000
+GRID = RECALL_MEASURED_GRIDS["paper_cpu"]
+SIZES = sorted({(r.n_tokens, r.n_pairs) for r in RecallMeasured(scale="paper_cpu").runs()})
+
+
+def recall_faults(tokens: torch.Tensor, target: torch.Tensor, V: int, N: int) -> list[str]:
+    """What is wrong with a batch of recall sequences (B = 1, p = 0), read from tokens and targets alone: the last
+    token is the query, keys sit at even positions and values at odd ones before it."""
+    faults = []
+    keys, values, query = tokens[:, 0:2 * N:2], tokens[:, 1:2 * N:2], tokens[:, -1]
+    at_query = keys == query[:, None]
+    if not (at_query.sum(1) == 1).all():
+        faults.append("the query's key is not in the context exactly once")
+    elif not torch.equal(values[at_query], target):
+        faults.append("the target is not the value after the query's key")
+    if any(len(set(k.tolist())) != N for k in keys[:2000]):
+        faults.append("keys repeat within a sequence")
+    if any(len(set(v.tolist())) != N for v in values[:2000]):
+        faults.append("values repeat within a sequence (the key → value map is not one-to-one)")
+    n = len(tokens)
+    for name, sample in (("keys", keys.flatten()), ("values", values.flatten()), ("targets", target)):
+        counts = torch.bincount(sample, minlength=V).double()
+        expected = len(sample) / V
+        chi2 = float(((counts - expected) ** 2 / expected).sum())
+        if chi2 > (V - 1) + 6 * math.sqrt(2 * (V - 1)):
+            faults.append(f"{name} are not uniform over the vocabulary")
+    # A guess of a uniformly chosen in-context value scores 1/N; a guess from the vocabulary 1/V.
+    g = torch.Generator().manual_seed(7)
+    pick = values[torch.arange(n), torch.randint(0, N, (n,), generator=g)]
+    for name, score, chance in (("in-context guess", (pick == target).double().mean().item(), 1 / N),
+                                ("vocabulary guess", (torch.randint(0, V, (n,), generator=g) == target).double().mean().item(), 1 / V)):
+        if abs(score - chance) > 5 * math.sqrt(chance * (1 - chance) / n):
+            faults.append(f"a {name} scores {score:.4f}, not {chance:.4f}")
+    return faults
+
+
+@pytest.mark.parametrize("V,N", SIZES)
+def test_the_generator_at_every_size_of_the_grid(V, N):
+    task = AssociativeRecallTask(n_tokens=V, n_pairs=N, task_seed=3)
+    batch = task.sample(N_SEQ, torch.Generator().manual_seed(V * 100 + N))
+    assert recall_faults(batch.tokens, batch.target, V, N) == []
+
+
+def test_the_count_fails_on_the_bugs_it_guards():
+    V, N = 64, 8
+    task = AssociativeRecallTask(n_tokens=V, n_pairs=N, task_seed=3)
+    batch = task.sample(N_SEQ, torch.Generator().manual_seed(1))
+    tokens, target = batch.tokens.clone(), batch.target.clone()
+    assert recall_faults(tokens, target, V, N) == []
+    twice = tokens.clone()
+    twice[:, 0] = twice[:, -1]  # the query written into the first key slot too
+    twice[:, 2] = twice[:, -1]
+    assert any("exactly once" in f for f in recall_faults(twice, target, V, N))
+    half = tokens.clone()
+    half[:, 1:2 * N:2] %= V // 2  # values from half the vocabulary
+    assert any("values" in f for f in recall_faults(half, target % (V // 2), V, N))
+    same = target.clone()
+    same[:] = target[0]  # one target repeated
+    assert recall_faults(tokens, same, V, N)
+
+
+def _synthetic(alpha: float = 0.8, beta: float = 2.2, noise: float = 0.05, seeds: int = 3) -> pd.DataFrame:
+    rng = np.random.default_rng(1)
+    rows = []
+    for V, N in [(32, 4), (64, 4), (128, 4), (32, 8), (64, 8), (128, 8)]:
+        for s in range(seeds):
+            steps = 2.0 * V ** alpha * N ** beta * math.exp(noise * rng.standard_normal())
+            rows.append({"n_tokens": V, "n_pairs": N, "seed": s, "lr": 1e-4, "layer_norm": "pre", "B": 1, "p": 0.0,
+                         "steps to 5%": steps, "steps to 50%": 3 * steps})
+    return pd.DataFrame(rows)
+
+
+def test_an_exponent_is_the_slope_through_point_means_with_an_interval_that_covers_it():
+    t = _synthetic()
+    points = sorted({(V, N) for V, N in zip(t["n_tokens"], t["n_pairs"])})
+    for along, true in (("n_tokens", 0.8), ("n_pairs", 2.2)):
+        r = read.exponent(t, points, along, "5%")
+        assert r["low"] < true < r["high"] and abs(r["ours"] - true) < 0.05 and r["points"] == 6
+        # the same slope by ordinary least squares on the point means, with a fixed effect for the other axis
+        means = t.groupby(["n_tokens", "n_pairs"])["steps to 5%"].apply(lambda v: np.log(v).mean()).reset_index()
+        other = "n_pairs" if along == "n_tokens" else "n_tokens"
+        X = np.column_stack([np.log(means[along])] + [(means[other] == v).astype(float) for v in sorted(means[other].unique())])
+        coef = np.linalg.lstsq(X, means["steps to 5%"], rcond=None)[0]
+        assert r["ours"] == pytest.approx(coef[0], abs=1e-9)
+
+
+def test_point_ratios_speedups_and_ratios_of_settings():
+    t = _synthetic(noise=0.0)
+    t["steps to 5%"] = [read.recall_law(V, N) * 1.5 for V, N in zip(t["n_tokens"], t["n_pairs"])]
+    t.loc[t["seed"] == 0, "steps to 5%"] *= 1.1
+    table = read.point_table(t, [(32, 4), (64, 8)], seeds=3)
+    assert table["complete"].all() and table["ratio"].iloc[0] == pytest.approx(1.5 * 1.1 ** (1 / 3))
+    assert table["ratio_low"].iloc[0] < table["ratio"].iloc[0] < table["ratio_high"].iloc[0]
+    assert not read.point_table(t, [(32, 4)], seeds=4)["complete"].any(), "a missing seed is not judged"
+    fast = t.assign(B=4, **{"steps to 50%": t["steps to 50%"] / 4})
+    s = read.paired_speedup(pd.concat([t, fast])[lambda d: (d["n_tokens"] == 64) & (d["n_pairs"] == 8)], "B")
+    assert s["ours"] == pytest.approx(4.0) and s["at"] == 4
+    slow = t.assign(layer_norm="none", **{"steps to 50%": t["steps to 50%"] / 2})
+    r = read.mean_log_ratio(pd.concat([t, slow]), [(32, 4), (64, 8)], "50%", {"layer_norm": "pre"}, {"layer_norm": "none"})
+    assert r["ours"] == pytest.approx(2.0)
+
+
+def test_five_percent_lies_inside_the_plateau_everywhere_in_the_grid():
+    """Why 5% is not the only threshold: answering any in-context value scores 1/N_pairs, above 5% at every point."""
+    assert all(read.chance_in_context(N) > 0.05 for _, N in SIZES)
+
+
+@pytest.mark.integration
+def test_the_smoke_grid_runs_and_every_reader_reads_it(data_dir):
+    figure = RecallMeasured(scale="smoke")
+    results = figure.run(progress=False)
+    tables = {k: read.crossing_table(r) for k, r in results.items()}
+    assert all(len(tables[k]) == len(v) for k, v in figure.sweeps().items())
+    t = tables["figure4"]
+    assert (t["steps to 5%"].dropna() <= t["steps to 50%"].dropna().reindex(t["steps to 5%"].dropna().index).fillna(np.inf)).all()
+    shares = read.placement_shares(results["placement"])
+    assert set(shares["layer_norm"]) == {"pre", "none"} and ((shares["share"] >= 0) & (shares["share"] <= 1)).all()
+    assert set(read.overfitting_lag(results["figure5_B"])) == {"ours", "low", "high"}
