@@ -578,20 +578,21 @@ CLAIMS: tuple[Claim, ...] = (
        "Transformers: the fitted laws' 95% intervals cover held-out runs", "—", None,
        "fraction of held-out regression and recall configurations inside their interval", A(low=0.6)),
     # The early warning observes a run until its attention gap first reaches 1 (a window closed without knowing the
-    # crossing) and must beat the better of two baselines: the prior (the flow or the law, before training) and the
-    # null (the same window, another run's signal). Replaced, after the data, the earlier rows whose window was a
+    # crossing) and must beat the best of three baselines: the prior (the flow or the law, before training), the
+    # null (the same window, another run's signal) and the window's length alone (added after the data, issue 36
+    # item 6: its end × the other runs' median crossing / end). Replaced, after the data, the earlier rows whose window was a
     # fraction of the measured crossing (their outcome leaked into the window's length).
     _c("prediction.early_warning_toy", "B2", "B2_prediction",
-       "Toy model: the early warning beats both the prior and the null", "—", None,
-       "median |log error| of the better baseline minus the early warning's (window: gap reaches 1), 95% paired bootstrap",
+       "Toy model: the early warning beats the prior, the null and the window's length", "—", None,
+       "median |log error| of the best of three baselines minus the early warning's (window: gap reaches 1), 95% paired bootstrap",
        IntervalRule(above=0.0), fmt="+.3f", expected="differs",
        note="the prior is the reduced flow itself, which is exact: nothing from part of a run can beat it"),
     _c("prediction.early_warning_recall", "B2", "B2_prediction",
-       "Recall: the early warning beats both the prior and the null", "—", None,
+       "Recall: the early warning beats the prior, the null and the window's length", "—", None,
        "the same, Figure 4's runs (leave one out)", IntervalRule(above=0.0), fmt="+.3f", expected="inconclusive",
        note="its window closes late (the gap reaches 1 at about 85% of a run), and there it is not clearly better than Figure 4's law"),
     _c("prediction.early_warning_regression", "B2", "B2_prediction",
-       "Regression: the early warning beats both the prior and the null", "—", None,
+       "Regression: the early warning beats the prior, the null and the window's length", "—", None,
        "the same, the held-out runs (leave one out)", IntervalRule(above=0.0), fmt="+.3f", expected="inconclusive",
        note="worse than Figure 3's law on the held-out runs, though far better than the null"),
     # ---- Beyond the paper (3): a 2026 follow-up's claims; "paper" gives the follow-up's, and "reproduced" means it holds here

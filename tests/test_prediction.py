@@ -11,7 +11,8 @@ from emergence_lib.configs import ConfigError, ToyFlowConfig, ToyFullGDConfig, T
 from emergence_lib.metrics import fit_power_law
 from emergence_lib.experiments import Prediction
 from emergence_lib.experiments.prediction.read import (blind_early_warning, calibrate_level, fit_growth, logit_gap, observed_gap,
-                                      paired_median_gain, predict_emergence, window_end)
+                                      paired_median_gain, predict_emergence, window_end,
+                                      window_length_predictions)
 from emergence_lib.toy import attention
 
 
@@ -48,6 +49,20 @@ def test_a_runs_own_crossing_never_enters_its_prediction():
     assert after.loc[1, "predicted"] == before.loc[1, "predicted"]
     assert after.loc[1, "window end"] == before.loc[1, "window end"]
     assert after.loc[1, "log error"] != before.loc[1, "log error"]  # only the score moves
+
+
+def test_the_window_length_baseline_predicts_from_the_other_runs_only():
+    """Issue 36 item 6: the window's end × the other runs' median crossing / end, computed by hand; run i's own
+    crossing never moves its prediction, and the baseline is exact when every window is the same fraction of its run."""
+    ends, crossings = [10.0, 20.0, 40.0, np.nan], [12.0, 30.0, 50.0, 70.0]
+    got = window_length_predictions(ends, crossings)
+    assert got[0] == pytest.approx(10.0 * np.median([1.5, 1.25]))
+    assert got[1] == pytest.approx(20.0 * np.median([1.2, 1.25])) and got[2] == pytest.approx(40.0 * np.median([1.2, 1.5]))
+    assert np.isnan(got[3])
+    assert window_length_predictions(ends, [12.0, 300.0, 50.0, 70.0])[1] == got[1], "its own crossing enters nothing"
+    rows = blind_early_warning(_growth_runs(), (1.0,))
+    # every window at the same fraction of its run (up to the recording grid, 2.6% a point): the length alone is exact
+    assert rows["length log error"].abs().max() < 0.03
 
 
 def test_the_window_closes_on_the_signal_not_on_the_clock():

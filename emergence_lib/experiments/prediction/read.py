@@ -230,12 +230,15 @@ def blind_early_warning(runs: Sequence[tuple[np.ndarray, np.ndarray, float]], le
     there, calibrate the crossing level on the *other* runs' fits and measured crossings (at the same g), and
     predict run i's crossing. Run i's own measured crossing enters nothing that predicts it (a test changes it
     and checks). The **null** gives run i the same window but the signal of run i + ``null_shift`` (mod n): if it
-    predicts as well, the window's length, not the signal, carries the prediction. One row per (level, run):
-    window end, measured, predicted, null predicted and their log-errors ln(predicted / measured)."""
+    predicts as well, the window's length, not the signal, carries the prediction. The **length** baseline uses
+    no signal at all: run i's window end times the other runs' median (crossing / window end) at the same level
+    (`window_length_predictions`). One row per (level, run): window end, measured, predicted, null predicted, length
+    predicted and their log-errors ln(predicted / measured)."""
     rows = []
     n = len(runs)
     for g in levels:
         ends = [window_end(t, gaps, g) for t, gaps, _ in runs]
+        by_length = window_length_predictions(ends, [c for _, _, c in runs])
         fits = [fit_growth(t, observed_gap(t, gaps, e), e) if np.isfinite(e) else None
                 for (t, gaps, _), e in zip(runs, ends)]
         for i, (t, gaps, cross) in enumerate(runs):
@@ -248,11 +251,28 @@ def blind_early_warning(runs: Sequence[tuple[np.ndarray, np.ndarray, float]], le
             null_fit = fit_growth(tj, observed_gap(tj, gj, ends[i]), ends[i]) if np.isfinite(ends[i]) else None
             null = null_fit.time_to(level) if null_fit is not None and np.isfinite(level) else float("nan")
             rows.append({"window level": g, "run": i, "window end": ends[i], "measured": cross,
-                         "predicted": pred if pred > 0 else np.nan, "null predicted": null if null > 0 else np.nan})
-    out = pd.DataFrame(rows, columns=["window level", "run", "window end", "measured", "predicted", "null predicted"])
-    for col, src in (("log error", "predicted"), ("null log error", "null predicted")):
+                         "predicted": pred if pred > 0 else np.nan, "null predicted": null if null > 0 else np.nan,
+                         "length predicted": by_length[i]})
+    out = pd.DataFrame(rows, columns=["window level", "run", "window end", "measured", "predicted", "null predicted",
+                                      "length predicted"])
+    for col, src in (("log error", "predicted"), ("null log error", "null predicted"),
+                     ("length log error", "length predicted")):
         out[col] = np.log(out[src].astype(float) / out["measured"].astype(float))
     out["fraction observed"] = out["window end"] / out["measured"]  # read after the fact: never used to predict
+    return out
+
+
+def window_length_predictions(ends: Sequence[float], crossings: Sequence[float]) -> list[float]:
+    """The window's length alone as a predictor (a baseline the early warning must beat, issue 36 item 6): run i's
+    crossing predicted as its window end × the median, over the *other* runs with both, of crossing / window end.
+    Run i's own crossing enters nothing that predicts it. NaN where run i's window never closed."""
+    e, c = np.asarray(ends, float), np.asarray(crossings, float)
+    ratio = c / e
+    out = []
+    for i in range(len(e)):
+        others = np.delete(ratio, i)
+        others = others[np.isfinite(others)]
+        out.append(float(e[i] * np.median(others)) if np.isfinite(e[i]) and len(others) else float("nan"))
     return out
 
 

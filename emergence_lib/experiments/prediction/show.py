@@ -73,8 +73,8 @@ JUDGED_LEVEL = 1.0  # the window the registry's early-warning claims are judged 
 def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepResult, recall_lr: float,
                   ctx: Context) -> SimpleNamespace:
     """The early warning with windows that never see the crossing: a run is observed until its attention gap first
-    reaches a level; its error against two baselines, the prior (the law or the flow, before training) and the
-    null (the same window, another run's signal); one recall run and its fitted growth (glued: warning_fig, ew_*)."""
+    reaches a level; its error against three baselines, the prior (the law or the flow, before training), the
+    null (the same window, another run's signal) and the window's length alone; one recall run and its fitted growth (glued: warning_fig, ew_*)."""
     warning_runs = {
         "toy": read.toy_warning_runs(toy_flows),
         "recall": read.attention_warning_runs(recall_runs, "attn_query_to_value", "emergence_step"),
@@ -96,13 +96,17 @@ def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepRe
             prior = priors[task][by["run"].to_numpy()]
             gain_prior = read.paired_median_gain(by["log error"].to_numpy(), prior)
             gain_null = read.paired_median_gain(by["log error"].to_numpy(), by["null log error"].to_numpy())
+            gain_length = read.paired_median_gain(by["log error"].to_numpy(), by["length log error"].to_numpy())
             rows.append({"task": task, "window level": g, "runs": len(by),
                          "median fraction observed": float(np.nanmedian(by["fraction observed"])),
                          "early warning": float(np.nanmedian(np.abs(by["log error"]))),
                          "prior": float(np.nanmedian(np.abs(prior))),
                          "null": float(np.nanmedian(np.abs(by["null log error"]))),
+                         "length": float(np.nanmedian(np.abs(by["length log error"]))),
                          "gain over prior": gain_prior[0], "gain over prior low": gain_prior[1], "gain over prior high": gain_prior[2],
-                         "gain over null": gain_null[0], "gain over null low": gain_null[1], "gain over null high": gain_null[2]})
+                         "gain over null": gain_null[0], "gain over null low": gain_null[1], "gain over null high": gain_null[2],
+                         "gain over length": gain_length[0], "gain over length low": gain_length[1],
+                         "gain over length high": gain_length[2]})
     table = pd.DataFrame(rows)
 
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.4))
@@ -110,6 +114,8 @@ def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepRe
         color = TASK_COLORS[task]
         axes[0].plot(g["window level"], g["early warning"], "o-", color=color, label=f"{task}: early warning")
         axes[0].plot(g["window level"], g["null"], "x:", color=color, label=f"{task}: null (another run's signal)")
+        axes[0].plot(g["window level"], g["length"], "s-.", color=color, ms=4, alpha=0.7,
+                     label=f"{task}: the window's length alone")
         axes[0].axhline(float(g["prior"].iloc[0]) if float(g["prior"].iloc[0]) > 0 else 1e-4, color=color, lw=1, ls="--")
     axes[0].set(yscale="log", xscale="log", xlabel="window: observed until the gap first reaches",
                 ylabel="median |ln(predicted / measured)|")
@@ -139,6 +145,7 @@ def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepRe
     for task, short in (("toy", "toy"), ("recall", "recall"), ("regression", "reg")):
         row = at.loc[(task, JUDGED_LEVEL)]
         for col, name, fmt in (("early warning", "ew", ".3f"), ("prior", "prior", ".3f"), ("null", "null", ".3f"),
+                               ("length", "length", ".3f"), ("gain over length", "length_gain", "+.3f"),
                                ("median fraction observed", "frac", ".2f")):
             glue_number(f"ew_{short}_{name}", row[col], fmt)
     for name, value, fmt in [("ew_toy_n", len(warning_runs["toy"]), "d"), ("ew_recall_n", len(warning_runs["recall"]), "d"),
@@ -148,8 +155,8 @@ def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepRe
     checked = []
     for task in ("toy", "recall", "regression"):
         row = at.loc[(task, JUDGED_LEVEL)]
-        # Judged against the better of the two baselines: the smaller of the two gains, with its interval.
-        which = "prior" if row["gain over prior"] <= row["gain over null"] else "null"
+        # Judged against the best of the three baselines: the smallest of the three gains, with its interval.
+        which = min(("prior", "null", "length"), key=lambda b: row[f"gain over {b}"])
         checked.append(ctx.record(f"prediction.early_warning_{task}", row[f"gain over {which}"],
                                      interval=(row[f"gain over {which} low"], row[f"gain over {which} high"])))
     return SimpleNamespace(curves=table, errors=errors, checked=checked)
