@@ -242,7 +242,8 @@ def verdict_summary(folder: str | None = None) -> str:
     reg_t1, reg_other = reg[reg["group"] == "table1"], reg[reg["group"] != "table1"]
     lines = [
         f"* **Registered before their runs, on the paper's own model (Table 1):** {len(reg_t1)} claims: "
-        f"{_count_text(reg_t1['status'])} ({{doc}}`chapters/03_transformer`)."]
+        f"{_count_text(reg_t1['status'])} ({{doc}}`chapters/03_transformer`, Figure 3; "
+        f"{{doc}}`chapters/04_associative_recall` and {{doc}}`chapters/A5_recall_mechanism`, recall)."]
     if len(reg_other):
         lines.append(f"* **Registered before their runs, elsewhere:** {len(reg_other)}: {_count_text(reg_other['status'])}.")
     lines += [

@@ -251,3 +251,20 @@ def test_the_headline_counts_by_kind_of_evidence_from_the_registry_and_the_log(t
         total = re.match(r"\* \*\*[^*]+\*\*\D*?(\d+)", line)
         bold = [int(k) for k in re.findall(r"\*\*(\d+) ", line)]
         assert total and sum(bold) == int(total.group(1)), line
+
+
+def test_one_width_per_kind_of_quantity():
+    """Issue 36 item 4: no per-claim width chosen after the data. A value claim judged by an interval is inconclusive
+    above its kind's one width: 0.5 on a log scale (a ratio), 0.05 for two computations of one quantity (Figure 9),
+    0.4 for an exponent."""
+    from emergence_lib.claims import (CLAIMS, EXPONENT_WIDTH, LOG_RATIO_WIDTH, TWO_COMPUTATIONS_WIDTH, IntervalRule)
+
+    wrong = []
+    for c in CLAIMS:
+        t = c.tolerance
+        if not isinstance(t, IntervalRule) or t.above is not None:
+            continue
+        want = LOG_RATIO_WIDTH if t.log else TWO_COMPUTATIONS_WIDTH if c.key.startswith("figure9.") else EXPONENT_WIDTH
+        if t.max_width != want:
+            wrong.append((c.key, t.max_width, want))
+    assert not wrong, wrong

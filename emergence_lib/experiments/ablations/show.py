@@ -57,9 +57,21 @@ def figure13(res13: Results, grid: AblationGrid) -> SimpleNamespace:
     return SimpleNamespace(table13=table13, fit13=fit13, fits13=fits13)
 
 
+def ordering_sentence(z: float) -> str:
+    """How the paper's ordering (heads cost more than layers) stands, chosen from z = (η − λ) / its standard error:
+    the words follow the number (two standard errors to say it holds)."""
+    if not np.isfinite(z):
+        return "cannot be read from this fit"
+    if z >= 2:
+        return f"holds here, by {z:.1f} standard errors"
+    if z > 0:
+        return f"is seen here only by {z:.1f} standard errors, within the noise of this grid"
+    return f"does not hold here ({z:.1f} standard errors the other way)"
+
+
 def figure13_ratios(f13: SimpleNamespace, ctx: Context) -> SimpleNamespace:
     """Each architecture's plateau over the 1×1 model's, and the layer and head exponents with their errors
-    (glued: fig13_se_l, fig13_se_h, fig13_z)."""
+    (glued: fig13_se_l, fig13_se_h, fig13_z, fig13_order)."""
     table13, fit13 = f13.table13, f13.fit13
     checked = []
     base = table13[(table13["layers"] == 1) & (table13["heads"] == 1)].set_index(["d", "T"])["plateau_length"]
@@ -73,6 +85,7 @@ def figure13_ratios(f13: SimpleNamespace, ctx: Context) -> SimpleNamespace:
     glue_number("fig13_se_l", se_l, ".3f")
     glue_number("fig13_se_h", se_h, ".3f")
     glue_number("fig13_z", z, ".1f")
+    glue_text("fig13_order", ordering_sentence(z))
     checked += [ctx.record_fit("figure13.heads_exponent", fit13, "heads"),
                 ctx.record_fit("figure13.layers_exponent", fit13, "layers")]
     checked.append(ctx.record_fit("figure13.d_exponent", fit13, "d"))
