@@ -38,6 +38,30 @@ class CacheError(RuntimeError):
     """A cache file exists but cannot be used (unreadable, truncated, or inconsistent)."""
 
 
+def special_file(path: Path) -> str | None:
+    """What stands at ``path`` if it is not a regular file (or a link to one) and not absent: "a FIFO", "a
+    device", "a socket", "a folder", "a dangling link"; None otherwise. Read from ``lstat``/``stat`` alone: such a
+    file is never opened (a FIFO blocks a reader forever; a link to /dev/zero reads until memory runs out)."""
+    import stat as st
+
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    if st.S_ISLNK(mode):
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
+            return "a dangling link"
+        except OSError:
+            return "a link that cannot be followed"
+    if st.S_ISREG(mode):
+        return None
+    kinds = ((st.S_ISFIFO, "a FIFO"), (st.S_ISCHR, "a device"), (st.S_ISBLK, "a device"), (st.S_ISSOCK, "a socket"),
+             (st.S_ISDIR, "a folder"))
+    return next((name for test, name in kinds if test(mode)), "a special file")
+
+
 def default_data_dir() -> Path:
     """``$EMERGENCE_DATA_DIR`` if set, else the repository's ``data/`` folder."""
     env = os.environ.get("EMERGENCE_DATA_DIR")
@@ -217,6 +241,9 @@ class ResultCache:
     def load(self, config: Any) -> RunResult | None:
         """The cached result of ``config``, or None if absent (or corrupt and on_corrupt='recompute')."""
         path = self.path(config)
+        what = special_file(path)
+        if what is not None:  # never opened: named, whatever on_corrupt says (a recompute could not replace it)
+            raise CacheError(f"{path} is {what}, not a stored run: remove it; nothing was read")
         if not path.exists():
             return None
         try:
@@ -275,7 +302,13 @@ class ResultCache:
             "checksum": content_checksum(summary, curve),
             "meta": meta or {},
         }
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
+        what = special_file(path)
+        if what is not None:
+            raise CacheError(f"cannot store {path}: {what} stands there; remove it")
+        try:
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".tmp")
+        except OSError as exc:
+            raise CacheError(f"cannot store {path} ({exc.strerror or exc}); the run's result was not kept") from None
         try:
             # mkstemp creates the file 0600; a results folder is often shared, so give it the umask's mode.
             os.chmod(tmp, 0o666 & ~_umask())
@@ -284,9 +317,11 @@ class ResultCache:
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, path)
-        except BaseException:
+        except BaseException as exc:
             if os.path.exists(tmp):
                 os.unlink(tmp)
+            if isinstance(exc, OSError):  # a full disk, a read-only folder: one line, and no draft left behind
+                raise CacheError(f"cannot store {path} ({exc.strerror or exc}); the run's result was not kept") from None
             raise
         return path
 
@@ -296,6 +331,10 @@ class ResultCache:
         bad, n = [], 0
         for path in sorted(self.root.glob("*/*.json")):
             n += 1
+            what = special_file(path)
+            if what is not None:
+                bad.append(f"{path}: {what}, not a stored run (never read)")
+                continue
             try:
                 record = json.loads(path.read_text())
                 if "checksum" not in record:
@@ -324,6 +363,8 @@ class ResultCache:
         for kind, version in sorted(current_versions.items()):
             folder = self.root / kind
             for path in sorted(folder.glob("*.json")):
+                if special_file(path) is not None:
+                    continue  # never read, never removed: `verify` names it
                 try:
                     record = json.loads(path.read_text())
                     fmt, kv = int(record["format_version"]), int(record.get("kind_version", 1))

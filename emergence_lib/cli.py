@@ -38,7 +38,7 @@ import sys
 import warnings
 from collections import Counter
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 from . import checkpoints
 from .cache import CacheError, ResultCache, differences, kind_version, reproduce_rtol, run_key
@@ -77,7 +77,9 @@ def cmd_run(args: argparse.Namespace) -> None:
     fig = _figure(args.figure, args.scale)
     # From the command line a corrupt file is reported by name and recomputed, never used.
     cache = ResultCache(on_corrupt="recompute")
-    cache.check_writable(fig.runs())  # every sweep of the figure, before the first one computes
+    # Every sweep's missing (or unusable) runs can be stored, before the first one computes; a complete store that
+    # is read-only is fine.
+    cache.check_writable([r for r in {run_key(r): r for r in fig.runs()}.values() if cache.load(r) is None])
     device = resolve_device(args.device)  # once, before any compute; the sweeps get the resolved name
     if args.scale in ("paper_cpu", "paper") and device == "cpu":
         missing = [r for r in {run_key(r): r for r in fig.runs()}.values() if cache.load(r) is None]
@@ -143,11 +145,11 @@ def cmd_clear(args: argparse.Namespace) -> None:
     fig = _figure(args.figure, args.scale)
     cache = ResultCache()
     shared = {} if args.force else needed_elsewhere(args.figure, args.scale)
-    removed = 0
     kept: Counter[str] = Counter()
     folders = [cache.path(r) for r in fig.runs() if cache.path(r).is_dir()]
     if folders:
         raise ConfigError(f"{folders[0]} is a folder, not a stored run: remove it by hand; nothing was removed")
+    doomed = []
     for run in {run_key(r): r for r in fig.runs()}.values():
         path = cache.path(run)
         if not path.exists():
@@ -155,9 +157,12 @@ def cmd_clear(args: argparse.Namespace) -> None:
         if run_key(run) in shared:
             kept.update(shared[run_key(run)])
             continue
-        if not args.dry_run:
+        doomed.append(path)
+    if not args.dry_run:
+        _check_removable(doomed)
+        for path in doomed:
             path.unlink()
-        removed += 1
+    removed = len(doomed)
     verb = "would remove" if args.dry_run else "removed"
     print(f"{verb} {removed} cached runs of {args.figure} at scale {args.scale!r}")
     if kept:
@@ -172,7 +177,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.sample < 0:
         raise ConfigError(f"--sample must be an integer ≥ 0 (how many stored runs to recompute), got {args.sample}")
     if args.figure is None:  # every stored file, whichever figure needs it: checksums only, nothing recomputed
-        n, corrupt = ResultCache().check_all()
+        n, corrupt = _store_exists().check_all()
         for line in corrupt:
             print(f"corrupt: {line}")
         print(f"{n} stored files checked against their checksums: {n - len(corrupt)} intact, {len(corrupt)} bad")
@@ -216,10 +221,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_prune(args: argparse.Namespace) -> None:
     """Remove stored runs of older code, files no run can reach, and leftovers of interrupted writes; never the
     runs of a newer checkout sharing this store."""
-    plan = ResultCache().prune_plan({kind: kind_version(cls) for kind, cls in RUN_CONFIGS.items()})
+    plan = _store_exists().prune_plan({kind: kind_version(cls) for kind, cls in RUN_CONFIGS.items()})
     gone = plan["older"] + plan["unreachable"] + plan["leftover"]
-    for path in gone:
-        if not args.dry_run:
+    if not args.dry_run:
+        _check_removable(gone)
+        for path in gone:
             path.unlink(missing_ok=True)
     by_kind = Counter(path.parent.name for path in plan["older"])
     verb = "would remove" if args.dry_run else "removed"
@@ -232,6 +238,7 @@ def cmd_prune(args: argparse.Namespace) -> None:
 
 
 def cmd_migrate(args: argparse.Namespace) -> None:
+    _store_exists()
     moved = migrate(dry_run=args.dry_run)
     for name, n in sorted(Counter(name for name, _, _ in moved).items()):
         print(f"{'would re-key' if args.dry_run else 're-keyed'} {n} stored runs: {name}")
@@ -239,12 +246,30 @@ def cmd_migrate(args: argparse.Namespace) -> None:
         print("nothing to migrate")
 
 
+def _check_parameters(chapter: str, given: dict[str, Any]) -> None:
+    """A chapter's parameters, every one, before its kernel starts (`experiments.check_chapter_parameters`)."""
+    from .experiments import check_chapter_parameters
+    from .notebooks import accepted_parameters, default_parameters
+
+    path = Path(chapter)
+    if not path.is_file():
+        raise ConfigError(f"chapter {chapter} does not exist")
+    unknown = [name for name in given if name not in accepted_parameters(path)]
+    if unknown:  # named by `notebooks` with what the chapter accepts
+        return
+    check_chapter_parameters(path.stem, default_parameters(path), given)
+
+
 def cmd_execute(args: argparse.Namespace) -> None:
-    print(execute(args.chapter, args.out, **{name: parse_value(v) for name, v in args.parameter}))
+    given = {name: parse_value(v) for name, v in args.parameter}
+    _check_parameters(args.chapter, given)
+    print(execute(args.chapter, args.out, **given))
 
 
 def cmd_prepare(args: argparse.Namespace) -> None:
     check_scale(args.scale)
+    for chapter in args.chapters:
+        _check_parameters(chapter, {"scale": args.scale})
     for chapter in args.chapters:
         print(prepare(chapter, Path(args.out) / Path(chapter).name, scale=args.scale))
 
@@ -257,9 +282,37 @@ def _raise_terminated(signum: int, frame: Any) -> None:
     raise Terminated()
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, whose errors are one line (what is wrong and what is allowed), not the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        raise ConfigError(f"{self.prog}: {message}")
+
+
+def _store_exists() -> ResultCache:
+    """The store a whole-store verb reads; a mistyped $EMERGENCE_DATA_DIR, or no data/, is named, not read as empty."""
+    cache = ResultCache()
+    if not cache.root.is_dir():
+        raise ConfigError(f"no store at {cache.root} (set EMERGENCE_DATA_DIR to a results folder, or run from the book's "
+                          "checkout); nothing was checked")
+    return cache
+
+
+def _check_removable(paths: list[Path]) -> None:
+    """Before removing anything: every folder holding a file to remove accepts a removal (a read-only store or an
+    immutable folder is named, and nothing is removed)."""
+    for folder in sorted({p.parent for p in paths}):
+        probe = folder / f".removal-probe.{os.getpid()}"
+        try:
+            probe.write_text("")
+            probe.unlink()
+        except OSError as exc:
+            raise ConfigError(f"cannot remove files under {folder} ({exc.strerror or exc}); nothing was removed") from None
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m emergence_lib", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="verb", required=True)
+    parser = _Parser(prog="python -m emergence_lib", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
     for verb, fn, help_ in [("run", cmd_run, "compute a figure's missing runs"),
                             ("status", cmd_status, "show what is cached and missing"),
                             ("clear", cmd_clear, "remove a figure's cached runs"),
@@ -297,7 +350,11 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("out")
     e.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"))
     e.set_defaults(fn=cmd_execute)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     # SIGTERM (a scheduler's or `kill`'s) unwinds like Ctrl-C, so that pool workers are terminated and the
     # runs finished so far stay stored.
     previous = signal.signal(signal.SIGTERM, _raise_terminated)

@@ -76,6 +76,11 @@ def check_executor(executor: str, workers: int | None = None) -> None:
         raise ConfigError(f"executor must be one of {EXECUTORS}, got {executor!r}")
     if executor == "dask" and importlib.util.find_spec("distributed") is None:
         raise ConfigError("executor 'dask' needs the package distributed (pip install 'dask[distributed]')")
+    if executor == "dask":  # installed but broken: said before any progress bar, in one line
+        try:
+            import distributed  # noqa: F401
+        except Exception as exc:
+            raise ConfigError(f"executor 'dask' could not import distributed ({type(exc).__name__}: {exc})") from None
     if workers is not None and (not isinstance(workers, int) or workers < 1):
         raise ConfigError(f"workers must be an integer ≥ 1, got {workers!r}")
 
@@ -85,8 +90,9 @@ def dask_client(scheduler: str | None, workers: int | None, timeout: float = 10.
     """A Client on ``scheduler``, or on a LocalCluster bound to 127.0.0.1 with one thread per worker."""
     try:
         from distributed import Client, LocalCluster
-    except ImportError as exc:  # pragma: no cover - dask is a dependency
-        raise ConfigError("executor 'dask' needs the package distributed (pip install 'dask[distributed]')") from exc
+    except Exception as exc:  # missing, or installed but broken: one line
+        raise ConfigError(f"executor 'dask' could not import distributed ({type(exc).__name__}: {exc}); "
+                          "pip install 'dask[distributed]'") from None
     if scheduler is not None:
         try:
             client = Client(scheduler, timeout=timeout)
@@ -142,9 +148,13 @@ def run_chunks(
             raise
         pool.shutdown(wait=True)
         return
-    from distributed import as_completed as dask_as_completed
+    try:
+        from distributed import as_completed as dask_as_completed
+    except Exception as exc:  # installed but broken (its import raises): one line, not a traceback
+        raise ConfigError(f"executor 'dask' could not import distributed ({type(exc).__name__}: {exc})") from None
 
-    with dask_client(scheduler, workers) as client:
+    # No more local workers than chunks: a worker with nothing to do costs a process and a torch import.
+    with dask_client(scheduler, min(workers or os.cpu_count() or 1, len(chunks)) if scheduler is None else workers) as client:
         submitted = [client.submit(run_chunk, kind, configs, device, 1, pure=False) for kind, configs in chunks]
         index = {f.key: i for i, f in enumerate(submitted)}
         for future in dask_as_completed(submitted):

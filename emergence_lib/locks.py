@@ -93,10 +93,20 @@ def claim(path: Path, stale_after_s: float = STALE_AFTER_S) -> bool:
     A stale lock is first renamed aside (atomic: of two processes taking it over, one rename fails),
     then the fresh lock is created exclusively.
     """
+    from .cache import CacheError, special_file
+
+    what = special_file(path)
+    if what is not None and what != "a folder":  # a folder is a damaged lock, taken over below
+        # A FIFO or a dangling link never becomes a lock anyone can read or take over: waiting on it would hang.
+        raise CacheError(f"{path} is {what}, not a lock: remove it; nothing was computed")
     # The lock appears with its content in one step (written aside, then hard-linked into place: link fails if
     # the name exists), so no one ever reads a half-written lock and mistakes it for a dead owner's.
     draft = path.with_name(f".{path.name}.{uuid.uuid4().hex}.draft")
-    draft.write_text(json.dumps(_owner()))
+    try:
+        draft.write_text(json.dumps(_owner()))
+    except OSError as exc:  # a full disk or a read-only folder: no draft left behind, one line said
+        draft.unlink(missing_ok=True)
+        raise CacheError(f"cannot take the lock {path} ({exc.strerror or exc}); nothing was computed") from None
     try:
         return _link_claim(draft, path, stale_after_s)
     finally:

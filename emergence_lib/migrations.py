@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .cache import RESULTS_FORMAT_VERSION, CacheError, ResultCache, content_checksum, run_key
+from .cache import RESULTS_FORMAT_VERSION, CacheError, ResultCache, content_checksum, run_key, special_file
 from .results import RunResult
 from .configs import TransformerRecallConfig, config_from_stored
 
@@ -59,6 +59,8 @@ def migrate(root: Path | str | None = None, dry_run: bool = False,
     for m in migrations:
         folder = cache.root / m.config_class.kind
         for old_path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+            if special_file(old_path) is not None:
+                raise CacheError(f"cannot migrate {old_path}: it is {special_file(old_path)}, not a stored run (remove it)")
             try:
                 record = json.loads(old_path.read_text())
                 missing = [k for k in ("config", "summary", "curve") if k not in record]
@@ -66,6 +68,9 @@ def migrate(root: Path | str | None = None, dry_run: bool = False,
                 raise CacheError(f"cannot migrate {old_path}: unreadable ({type(exc).__name__})") from exc
             if missing:
                 raise CacheError(f"cannot migrate {old_path}: it has no {', '.join(missing)} (delete it to recompute that run)")
+            if not isinstance(record["config"], dict):
+                raise CacheError(f"cannot migrate {old_path}: its config is a {type(record['config']).__name__}, not a "
+                                 "mapping of fields (delete it to recompute that run)")
             new_config = m.transform(record["config"])
             if new_config == record["config"]:
                 continue

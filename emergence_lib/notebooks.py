@@ -11,6 +11,7 @@ run it: the test suite then runs those copies under nbval.
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,10 @@ from .configs import ConfigError, check_scale
 
 
 def _parameters_cells(path: str | Path) -> list:
-    nb = nbformat.read(str(path), as_version=4)
+    try:
+        nb = nbformat.read(str(path), as_version=4)
+    except Exception as exc:  # not JSON, not a notebook, unreadable: one line naming it
+        raise ConfigError(f"{path} is not a notebook that can be read ({type(exc).__name__}); name a chapter .ipynb") from None
     return [c for c in nb.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
 
 
@@ -33,6 +37,19 @@ def accepted_parameters(path: str | Path) -> list[str]:
     """The names the chapter's ``parameters`` cell assigns (read with ``ast``: papermill's own parser
     skips a line whose comment holds a quote)."""
     return [name for cell in _parameters_cells(path) for name in _assigned_names(cell.source)]
+
+
+def default_parameters(path: str | Path) -> dict[str, Any]:
+    """The values the chapter's ``parameters`` cell assigns (literals only; read with ``ast``, never executed)."""
+    out: dict[str, Any] = {}
+    for cell in _parameters_cells(path):
+        for node in ast.parse(cell.source).body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                try:
+                    out[node.targets[0].id] = ast.literal_eval(node.value)
+                except ValueError:
+                    continue
+    return out
 
 
 def _assigned_names(source: str) -> list[str]:
@@ -86,18 +103,25 @@ CHAPTERS_DIR = Path(__file__).resolve().parent.parent / "chapters"
 
 
 def _check_out(chapter: Path, out: Path) -> None:
-    """Refuse, before any compute, an output that would replace the chapter itself or any committed chapter (under
-    ``chapters/``), or that cannot be written."""
+    """Refuse, before any compute, an output that would replace the chapter itself or any committed chapter (inside
+    any folder named ``chapters`` that holds notebooks: this checkout's, another's, or the user's own when the
+    library is an installed copy), or that cannot be written (an immutable file, a name too long)."""
     target = out.resolve()
     if target == chapter.resolve():
         raise ConfigError(f"the output {out} is the chapter itself; name another file")
-    if CHAPTERS_DIR in target.parents:
-        raise ConfigError(f"the output {out} is under {CHAPTERS_DIR}, beside the committed chapters; write it elsewhere")
-    if target.is_dir():
-        raise ConfigError(f"the output {out} is a folder; name a notebook file")
+    for folder in target.parents:
+        if folder.name == "chapters" and any(folder.glob("*.ipynb")):
+            raise ConfigError(f"the output {out} is inside {folder}, beside committed chapters; write it elsewhere")
     try:
+        if len(target.name.encode()) > os.pathconf(target.parent if target.parent.exists() else "/", "PC_NAME_MAX"):
+            raise OSError(36, "File name too long")
+        if target.is_dir():
+            raise ConfigError(f"the output {out} is a folder; name a notebook file")
         target.parent.mkdir(parents=True, exist_ok=True)
-        probe = target.parent / f".{target.name}.probe"
+        if target.exists():
+            with open(target, "a"):  # an immutable or read-only file refuses this, and nothing is truncated
+                pass
+        probe = target.parent / f".{target.name[:200]}.probe"
         probe.write_text("")
         probe.unlink()
     except OSError as exc:

@@ -33,6 +33,10 @@ read.py imports a show.py: the imports go runs → read → show (tests/test_str
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..configs import ConfigError, check_scale
+from ..devices import check_device_name
 from .base import PLATEAU_PPD, SMOKE_CACHE_ENV, FigureConfig, ScaledFigure, cache_for, confirm_long_work
 from .context import Context, chapter_context
 from .ablations.runs import ABLATION_GRIDS, TASK_VARIANTS, Figure13, Figure14, Figure15
@@ -54,6 +58,32 @@ REGISTRY: dict[str, type[ScaledFigure]] = {
     "figure16": Figure16, "figure17": Figure17, "recall_measured": RecallMeasured,
     "steering": Steering, "prediction": Prediction, "followup": FollowUp,
 }
+
+
+# The figures whose grids a chapter's own parameters override (the others take scale, device and confirm_cost only):
+# chapter → (figure name, parameter names). Building the figure validates every value, before any kernel starts.
+CHAPTER_GRID_PARAMETERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "01_toy_model": ("figure1", ("T_values", "d_values")),
+    "02_repetition_toy": ("figure2", ("d_values", "B_values", "p_values")),
+}
+
+
+def check_chapter_parameters(chapter_name: str, defaults: dict[str, Any], given: dict[str, Any]) -> None:
+    """Every parameter of a chapter, checked as the chapter would check it, before its kernel starts (`cli`
+    ``execute`` and ``prepare``): scale, device, confirm_cost, and the grids a chapter's parameters override. A
+    ConfigError names the parameter and what is allowed."""
+    values = {**defaults, **given}
+    if "scale" in values:
+        check_scale(values["scale"])
+    if "device" in values:
+        check_device_name(values["device"])
+    if "confirm_cost" in values and not isinstance(values["confirm_cost"], bool):
+        raise ConfigError(f"confirm_cost must be True or False, got {values['confirm_cost']!r}")
+    if chapter_name in CHAPTER_GRID_PARAMETERS and "scale" in values:
+        name, params = CHAPTER_GRID_PARAMETERS[chapter_name]
+        cls = figures()[name]
+        if cls.has_scale(values["scale"]):
+            cls(scale=values["scale"], **{k: values[k] for k in params if k in values})
 
 
 def figures() -> dict[str, type[ScaledFigure]]:

@@ -82,3 +82,4 @@ def chapter_context(scale: Scale, device: str = "auto", confirm_cost: bool = Fal
     confirm_long_work(confirm_cost)  # also for figures a chapter runs without its context (e.g. a helper's)
     plotting.use_book_style()
     return ctx
+
