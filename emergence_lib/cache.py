@@ -46,7 +46,7 @@ def special_file(path: Path) -> str | None:
 
     try:
         mode = os.lstat(path).st_mode
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # absent, or under a file where a folder should be
         return None
     if st.S_ISLNK(mode):
         try:

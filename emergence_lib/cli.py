@@ -38,14 +38,14 @@ import sys
 import warnings
 from collections import Counter
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn, Sequence, cast
 
 from . import checkpoints
 from .cache import CacheError, ResultCache, differences, kind_version, reproduce_rtol, run_key
 from .results import RunResult
 from .configs import RUN_CONFIGS, SCALES, ConfigError, Scale, check_scale
 from .devices import resolve_device
-from .estimate import Estimate, estimate
+from .estimate import Estimate, StoredRatios, estimate
 from .executors import EXECUTORS, check_executor
 from .migrations import migrate
 from .experiments import figures
@@ -79,11 +79,13 @@ def cmd_run(args: argparse.Namespace) -> None:
     cache = ResultCache(on_corrupt="recompute")
     # Every sweep's missing (or unusable) runs can be stored, before the first one computes; a complete store that
     # is read-only is fine.
-    cache.check_writable([r for r in {run_key(r): r for r in fig.runs()}.values() if cache.load(r) is None])
+    cache.check_writable([r for r in {run_key(r): r for r in fig.runs()}.values()
+                          if not cache.path(r).is_file() or cache.load(r) is None])
     device = resolve_device(args.device)  # once, before any compute; the sweeps get the resolved name
     if args.scale in ("paper_cpu", "paper") and device == "cpu":
         missing = [r for r in {run_key(r): r for r in fig.runs()}.values() if cache.load(r) is None]
-        est = cpu_estimate(missing)
+        keys = {run_key(r) for r in missing}
+        est = cpu_estimate(missing, [r for r in {run_key(r): r for r in fig.runs()}.values() if run_key(r) not in keys])
         if est is not None:
             if args.scale == "paper" and not args.yes:
                 raise ConfigError(f"the missing runs: {est.describe()}. This machine has no GPU; pass --yes to run "
@@ -103,11 +105,17 @@ def cmd_run(args: argparse.Namespace) -> None:
         print(f"{args.figure} {key}: {result!r}")
 
 
-def cpu_estimate(missing: list[Any]) -> Estimate | None:
-    """For the Transformer runs in ``missing``: their CPU time here, from one timing of each distinct shape (see
-    `estimate`); None when no Transformer run is missing (the toy model's runs take seconds)."""
+def cpu_estimate(missing: list[Any], stored: Sequence[Any] = ()) -> Estimate | None:
+    """For the Transformer runs in ``missing``: their CPU time here, from one timing of each distinct shape and the
+    law moved by what the ``stored`` runs measured against it (`estimate.StoredRatios`); None when no Transformer
+    run is missing (the toy model's runs take seconds)."""
     transformer = [r for r in missing if r.kind in ("transformer_regression", "transformer_recall")]
-    return estimate(transformer, progress=lambda line: print(line, flush=True)) if transformer else None
+    if not transformer:
+        return None
+    cache = ResultCache(on_corrupt="recompute")
+    summaries = [(r, res.summary) for r in stored if (res := cache.load(r)) is not None]
+    return estimate(transformer, progress=lambda line: print(line, flush=True),
+                    ratios=StoredRatios.from_stored(summaries))
 
 
 def cmd_status(args: argparse.Namespace) -> None:

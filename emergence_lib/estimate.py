@@ -12,6 +12,7 @@ the slowest per step *and* train the longest.
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
@@ -97,10 +98,47 @@ def law_steps(run: Any) -> float:
     return steps * (PAPER_LR[run.kind] / run.lr) ** LR_EXPONENT
 
 
-def expected_steps(run: Any) -> float:
-    """Steps ``run`` will train: its law's plateau × its stop factor, at most ``max_steps``."""
+def expected_steps(run: Any, ratio: float = 1.0) -> float:
+    """Steps ``run`` will train: its law's plateau × ``ratio`` (what stored runs like it measured against the law,
+    `StoredRatios`) × its stop factor, at most ``max_steps``."""
     factor = run.stop_factor if run.stop_factor is not None else float("inf")
-    return float(min(run.max_steps, law_steps(run) * factor))
+    return float(min(run.max_steps, law_steps(run) * ratio * factor))
+
+
+def _point(run: Any) -> tuple:
+    """What a run's plateau depends on, seeds aside: its shape, its learning rate and its data's repetition."""
+    return shape_of(run) + (run.lr, run.B, getattr(run, "p", 0.0), getattr(run, "threshold", None))
+
+
+def _crossing(summary: dict) -> float:
+    """A stored run's crossing: regression's plateau_length, recall's emergence_step (nan if never)."""
+    value = summary.get("plateau_length", summary.get("emergence_step"))
+    return float(value) if value is not None else float("nan")
+
+
+@dataclass(frozen=True)
+class StoredRatios:
+    """Measured crossing / the law's, from stored runs: per point (a run's seeds aside, `_point`) where that point
+    has stored seeds, else over every stored run of the same kind, else 1 (the law alone)."""
+
+    by_point: dict[tuple, float]
+    by_kind: dict[str, float]
+
+    @classmethod
+    def from_stored(cls, stored: Iterable[tuple[Any, dict]]) -> "StoredRatios":
+        logs: dict[tuple, list[float]] = {}
+        kinds: dict[str, list[float]] = {}
+        for run, summary in stored:
+            crossing = _crossing(summary)
+            if crossing > 0 and math.isfinite(crossing):
+                r = math.log(crossing / law_steps(run))
+                logs.setdefault(_point(run), []).append(r)
+                kinds.setdefault(run.kind, []).append(r)
+        mean = lambda v: math.exp(sum(v) / len(v))  # noqa: E731
+        return cls({k: mean(v) for k, v in logs.items()}, {k: mean(v) for k, v in kinds.items()})
+
+    def __call__(self, run: Any) -> float:
+        return self.by_point.get(_point(run), self.by_kind.get(run.kind, 1.0))
 
 
 @dataclass(frozen=True)
@@ -120,7 +158,8 @@ class Estimate:
     def describe(self) -> str:
         kinds = ", ".join(f"{n} {kind} runs" for kind, n in self.table["kind"].value_counts().sort_index().items())
         return (f"{kinds} of {self.table['shape'].nunique()} shapes (each shape timed just now): about "
-                f"{self.expected_hours:,.1f} CPU-hours if their plateaus follow the paper's law, at most "
+                f"{self.expected_hours:,.1f} CPU-hours from the paper's law times what stored runs like them measured "
+                f"against it, at most "
                 f"{self.bound_hours:,.1f} if every run trains to its max_steps")
 
     def table_text(self) -> str:
@@ -139,14 +178,15 @@ class Estimate:
 
 
 def estimate(runs: Iterable[Any], timer: Callable[[Any], float] | None = None,
-             progress: Callable[[str], None] | None = None) -> Estimate:
-    """Time every distinct shape of ``runs`` and multiply by each run's expected steps."""
+             progress: Callable[[str], None] | None = None, ratios: Callable[[Any], float] | None = None) -> Estimate:
+    """Time every distinct shape of ``runs`` and multiply by each run's expected steps (the law's, moved by
+    ``ratios``: what stored runs like it measured, `StoredRatios`)."""
     runs = list(runs)
     per_step = step_seconds(runs, timer, progress)
     rows = []
     for r in runs:
         shape = shape_of(r)
-        steps = expected_steps(r)
+        steps = expected_steps(r, ratios(r) if ratios is not None else 1.0)
         rows.append({"run": run_key(r), "kind": r.kind, "shape": shape, "s_per_step": per_step[shape], "expected_steps": steps,
                      "expected_s": steps * per_step[shape], "bound_s": r.max_steps * per_step[shape]})
     return Estimate(pd.DataFrame(rows, columns=["run", "kind", "shape", "s_per_step", "expected_steps", "expected_s", "bound_s"]))

@@ -288,3 +288,19 @@ def test_lack_of_fit_finds_a_misfit_and_passes_a_fit():
     assert mread.lack_of_fit(summary(True), pts, ("d", "T"))["p"] < 1e-3
     good = mread.lack_of_fit(summary(False), pts, ("d", "T"))
     assert good["p"] > 0.001 and (good["df_lack"], good["df_pure"]) == (6, 18)
+
+
+def test_the_estimate_moves_the_law_by_what_stored_runs_measured():
+    """Issue 34 item 5: a point's expected steps are the law's × the ratio its stored seeds measured against it;
+    a point without stored seeds takes the ratio of every stored run of its kind; with nothing stored, the law."""
+    from emergence_lib.estimate import StoredRatios, law_steps
+
+    done = [TransformerRegressionConfig(T=32, d=16, seed=s) for s in (0, 1)]
+    law = law_steps(done[0])
+    ratios = StoredRatios.from_stored([(done[0], {"plateau_length": 2 * law}), (done[1], {"plateau_length": 8 * law})])
+    assert ratios(TransformerRegressionConfig(T=32, d=16, seed=2)) == pytest.approx(4.0), "the geometric mean of 2 and 8"
+    assert ratios(TransformerRegressionConfig(T=64, d=16)) == pytest.approx(4.0), "another point: the kind's ratio"
+    assert StoredRatios.from_stored([])(done[0]) == 1.0
+    never = StoredRatios.from_stored([(done[0], {"plateau_length": float("nan")})])
+    assert never(done[0]) == 1.0, "a run that never crossed says nothing of the ratio"
+    assert expected_steps(done[0], ratios(done[0])) == pytest.approx(4 * law * 1.5)
