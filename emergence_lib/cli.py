@@ -96,11 +96,12 @@ def cmd_run(args: argparse.Namespace) -> None:
             # runs in the order they answer its question (`Figure3Measured`).
             order = missing if getattr(fig, "ORDERED", False) else est.cheapest_first(missing)
             print(est.table_text(), flush=True)
-            result = run_sweep(order, cache, desc=f"{args.figure} {args.scale}", device=device,
+            # The estimate was printed above (and, at the paper scale, --yes given): the sweep's guard is not asked.
+            result = run_sweep(order, cache, desc=f"{args.figure} {args.scale}", device=device, confirm_cost=True,
                                executor=args.executor, workers=args.workers, scheduler=args.scheduler)
             print(f"{args.figure} (all sweeps, cheapest first): {result!r}")
     for key, runs in fig.sweeps().items():
-        result = run_sweep(runs, cache, desc=f"{args.figure} {key}", device=device, executor=args.executor,
+        result = run_sweep(runs, cache, desc=f"{args.figure} {key}", device=device, executor=args.executor, confirm_cost=True,
                            workers=args.workers, scheduler=args.scheduler)
         print(f"{args.figure} {key}: {result!r}")
 

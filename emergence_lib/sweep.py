@@ -89,6 +89,54 @@ class SweepResult:
         return pd.concat(frames, ignore_index=True)
 
 
+# Above this many expected CPU-hours, missing Transformer runs on a CPU are refused unless the caller said yes
+# (``confirm_cost``, or `confirm_long_work` for the process): the one guard all training passes (issue 37 item 3).
+LONG_WORK_HOURS = 1.0
+_CONFIRMED = {"long_work": False}
+TRANSFORMER_KINDS = ("transformer_regression", "transformer_recall")
+# A floor on a step's time, from its multiply-adds at a rate no CPU here reaches: a cheap first test, so that small
+# sweeps (the smoke chapters, the tests) never pay for timing their shapes.
+FASTEST_FLOPS = 2e11
+
+
+def confirm_long_work(yes: bool) -> None:
+    """Say, for this process, whether long work on a CPU may start without asking again (a chapter's
+    ``confirm_cost`` parameter calls this)."""
+    from .configs import ConfigError
+
+    if not isinstance(yes, bool):
+        raise ConfigError(f"confirm_cost must be True or False, got {yes!r}")
+    _CONFIRMED["long_work"] = yes
+
+
+def _step_floor_seconds(c: Any) -> float:
+    """The least a training step of ``c`` can take: 6 × parameters × tokens at `FASTEST_FLOPS`."""
+    width, layers = getattr(c, "d_model", 64), getattr(c, "n_layers", 1)
+    tokens = c.batch_size * (getattr(c, "T", None) or 2 * getattr(c, "n_pairs", 1) + 1)
+    return 6 * 12 * layers * width * width * tokens / FASTEST_FLOPS
+
+
+def guard_long_work(missing: Sequence[Any], device: str, confirm_cost: bool) -> None:
+    """Refuse, before any compute, missing Transformer runs on a CPU estimated above `LONG_WORK_HOURS`, unless the
+    caller (``confirm_cost``) or the process (`confirm_long_work`) said yes. Wherever the work starts: a figure, a
+    chapter's ``ctx.sweep``, ``predict_emergence``, a script."""
+    if confirm_cost or _CONFIRMED["long_work"] or not str(device).startswith("cpu"):
+        return
+    transformer = [c for c in missing if getattr(c, "kind", None) in TRANSFORMER_KINDS]
+    if not transformer:
+        return
+    from .configs import ConfigError
+    from .estimate import estimate, expected_steps
+
+    if sum(expected_steps(c) * _step_floor_seconds(c) for c in transformer) < LONG_WORK_HOURS * 3600:
+        return  # even at a rate no CPU here reaches, it is short
+    est = estimate(transformer)
+    if est.expected_hours > LONG_WORK_HOURS:
+        raise ConfigError(f"{est.describe()}, on a machine without a GPU: say yes with confirm_cost=True (a chapter's "
+                          "-p confirm_cost True, or emergence_lib.experiments.confirm_long_work(True)), or run it "
+                          "with `python -m emergence_lib run FIGURE --scale SCALE`, which prints the estimate first")
+
+
 def run_sweep(
     configs: Sequence[Any],
     cache: ResultCache | None = None,
@@ -99,6 +147,7 @@ def run_sweep(
     workers: int | None = None,
     scheduler: str | None = None,
     poll_s: float = 2.0,
+    confirm_cost: bool = False,
 ) -> SweepResult:
     """Results for every config: read from ``cache`` where present, computed otherwise.
 
@@ -111,6 +160,8 @@ def run_sweep(
     ``device`` ("cpu", "cuda", "auto") is resolved and checked before anything runs and
     is where Transformer runs train; it is not part of a run's cache key.
     Runs that another live sweep has claimed (`locks`) are awaited, checking every ``poll_s`` seconds.
+    Missing Transformer runs estimated above `LONG_WORK_HOURS` on a CPU are refused first (`guard_long_work`)
+    unless ``confirm_cost``.
     """
     device = resolve_device(device)
     check_executor(executor, workers)
@@ -120,6 +171,7 @@ def run_sweep(
         unique.setdefault(run_key(c), c)
     results = _stored(unique, cache)  # every stored run read (and validated) before any compute
     missing = [(k, c) for k, c in unique.items() if k not in results]
+    guard_long_work([c for _, c in missing], device, confirm_cost)
     work = _Computation(cache, results, device, executor, workers, scheduler)
     mine, theirs = work.claim(missing)
     # Long runs checkpoint beside the store they are saved to (`checkpoints`); pool workers inherit the setting.

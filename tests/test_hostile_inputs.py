@@ -179,3 +179,24 @@ def test_run_checks_only_the_missing_runs_for_writability(data_dir, monkeypatch,
     cli(["run", "figure2_constant"])
     assert seen and len(seen[0]) == len({r for r in cli_module._figure("figure2_constant", "cpu").runs()}), \
         "an empty store: every run is missing"
+
+
+def test_long_work_is_refused_where_all_training_passes(data_dir, monkeypatch):
+    """Issue 37 item 3: the guard sits in run_sweep, so ctx.sweep and predict_emergence cannot bypass it; a small
+    sweep never pays for timing its shapes."""
+    import emergence_lib.estimate as estimate_module
+    from emergence_lib.configs import ConfigError, TransformerRegressionConfig
+    from emergence_lib.experiments import chapter_context
+    from emergence_lib.experiments.prediction.read import predict_emergence
+    from emergence_lib.sweep import run_sweep
+
+    monkeypatch.setattr(estimate_module, "step_seconds",
+                        lambda runs, timer=None, progress=None: {estimate_module.shape_of(r): 0.5 for r in runs})
+    big = [TransformerRegressionConfig(T=256, d=64, seed=s) for s in range(3)]
+    with pytest.raises(ConfigError, match="CPU-hours.*confirm_cost"):
+        chapter_context("paper", "cpu", False).sweep(big)
+    with pytest.raises(ConfigError, match="CPU-hours"):
+        predict_emergence(big[0], scale="paper")
+    assert not list(data_dir.rglob("*.json")), "nothing trained before the user agreed"
+    monkeypatch.setattr(estimate_module, "step_seconds", lambda *a, **k: pytest.fail("a small sweep was timed"))
+    run_sweep([TransformerRegressionConfig(T=8, d=4, d_model=16, d_qk=4, max_steps=20)], None, progress=False)

@@ -26,21 +26,9 @@ from ..cache import OnCorrupt, ResultCache, default_data_dir, run_key
 from ..configs import SCALES, ConfigError, Scale, check_int, check_probability, check_scale, normalise
 from ..devices import resolve_device
 from ..estimate import estimate
-from ..sweep import SweepResult, run_sweep
+from ..sweep import LONG_WORK_HOURS, _CONFIRMED, SweepResult, confirm_long_work, run_sweep  # noqa: F401  (confirm_long_work: re-exported)
 
 SMOKE_CACHE_ENV = "EMERGENCE_SMOKE_CACHE"
-# Above this many expected CPU-hours, the paper_cpu and paper scales ask before training on a CPU.
-LONG_WORK_HOURS = 1.0
-_CONFIRMED = {"long_work": False}
-
-
-def confirm_long_work(yes: bool) -> None:
-    """Say, for this process, whether long work on a CPU may start without asking again (a chapter's
-    ``confirm_cost`` parameter calls this)."""
-    if not isinstance(yes, bool):
-        raise ConfigError(f"confirm_cost must be True or False, got {yes!r}")
-    _CONFIRMED["long_work"] = yes
-
 # Recording density (points per decade of time) of runs that only feed plateau
 # lengths: the crossing is located by re-integration (`toy.refined_plateau_length`),
 # so a sparse record loses no precision and keeps data/ small. Curves that are
@@ -124,7 +112,9 @@ class FigureConfig:
         # Smoke runs take milliseconds: starting a process pool (and torch in each worker) would cost more.
         executor = "serial" if self.scale == "smoke" else "local"
         return {
-            key: run_sweep(runs, cache, progress=progress, desc=f"{self.name} {key}", device=device, executor=executor)
+            # The figure's own guard above said yes or named the cheap scale; the sweep's is not asked again.
+            key: run_sweep(runs, cache, progress=progress, desc=f"{self.name} {key}", device=device, executor=executor,
+                           confirm_cost=True)
             for key, runs in self.sweeps().items()
         }
 

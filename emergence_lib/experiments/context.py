@@ -68,7 +68,8 @@ class Context:
     def sweep(self, configs: Sequence[Any]) -> SweepResult:
         """Runs outside a figure's own sweeps (e.g. a subset another chapter's figure stores), through the scale's
         cache, one after another, without a progress bar."""
-        return run_sweep(configs, cache_for(self.scale), progress=False, device=self.device, executor="serial")
+        return run_sweep(configs, cache_for(self.scale), progress=False, device=self.device, executor="serial",
+                         confirm_cost=self.confirm_cost)
 
 
 def chapter_context(scale: Scale, device: str = "auto", confirm_cost: bool = False) -> Context:
