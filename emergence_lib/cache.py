@@ -99,8 +99,48 @@ def _canonical(obj: Any) -> str:
 
 
 def content_checksum(summary: dict[str, Any], curve: dict[str, Any]) -> str:
-    """SHA-256 of a run's stored content (summary and curve as written to JSON), written with it and checked on load."""
+    """SHA-256 of a run's content (summary and curve as written to JSON): what files stored before the whole-record
+    checksum carried (`migrations.seal_records` checks it once, then seals the file with `record_checksum`)."""
     return hashlib.sha256(_canonical({"summary": summary, "curve": curve}).encode()).hexdigest()
+
+
+SEALED = "record"  # a file's ``checksum_covers``: its checksum covers every field but itself
+
+
+def record_checksum(record: dict[str, Any]) -> str:
+    """SHA-256 of a stored run's whole record but its checksum: format, kind, kind version, key, config, summary,
+    curve and meta (issue 37 item 1). Another run's content under this run's config, an edited config, meta or key:
+    each changes it."""
+    return hashlib.sha256(_canonical({k: v for k, v in record.items() if k != "checksum"}).encode()).hexdigest()
+
+
+def check_stored_record(record: Any, stem: str) -> None:
+    """Raise ValueError unless ``record`` (a parsed file named ``stem``.json) is sealed, its checksum holds and every
+    field is one a run writes (`record_schema`). A file sealed before (content checksum only) is named: `migrate`."""
+    from .record_schema import check_record
+
+    if not isinstance(record, dict) or "checksum" not in record:
+        raise ValueError("it carries no checksum, so its content cannot be trusted")
+    if record.get("checksum_covers") != SEALED:
+        raise ValueError("its checksum covers its content only (an older file): run `python -m emergence_lib "
+                         "migrate`, which seals files whose content checksum, key and schema hold")
+    if record["checksum"] != record_checksum(record):
+        raise ValueError("the record does not match the checksum written with it")
+    check_key(record, stem)
+    check_record(record)
+
+
+def check_key(record: dict[str, Any], stem: str) -> None:
+    """Raise ValueError unless the record's key, and the file's name (``stem``), are the key of the config it
+    stores (`stored_key`: the hash `run_key` takes, computed from the stored dict)."""
+    if not isinstance(record.get("config"), dict):
+        raise ValueError(f"config is a {type(record.get('config')).__name__}, not a mapping of fields")
+    version = record.get("kind_version", 1)  # files of a kind's first version predate the field
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ValueError(f"kind_version {version!r} is not a version")
+    key = stored_key(str(record.get("kind")), record["config"], version)
+    if record.get("key") != key or stem != key:
+        raise ValueError(f"the file's name or key is not its config's key {key}")
 
 
 # How closely a run recomputed on *another* machine must match its stored file. On the machine that stored it a
@@ -249,21 +289,19 @@ class ResultCache:
         try:
             with open(path) as fh:
                 record = json.load(fh)
+            older = isinstance(record, dict) and "checksum" in record and record.get("checksum_covers") != SEALED
+            if older:  # never recomputed over, whatever on_corrupt says: it may be hours of training, or a GPU's run
+                raise CacheError(f"{path}: its checksum covers its content only (an older file); run `python -m "
+                                 "emergence_lib migrate` to seal it; nothing was recomputed")
+            check_stored_record(record, path.stem)
             ok = (
                 record["format_version"] == RESULTS_FORMAT_VERSION
                 and record["kind"] == config.kind
                 and record.get("kind_version", 1) == kind_version(config)
                 and _canonical(record["config"]) == _canonical(config_dict(config))
             )
-            if "checksum" not in record:  # every stored file carries one (`migrations.add_missing_checksums`)
-                raise ValueError("it carries no checksum, so its content cannot be trusted")
-            if record["checksum"] != content_checksum(record["summary"], record["curve"]):
-                raise ValueError("its content does not match the checksum written with it")
             summary = dict(record["summary"])
             curve = {k: np.asarray(v, dtype=float) for k, v in record["curve"].items()}
-            lengths = {len(v) for v in curve.values()}
-            if len(lengths) > 1:
-                raise ValueError(f"curve columns have unequal lengths {sorted(lengths)}")
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
             if self.on_corrupt == "recompute":
                 warnings.warn(f"cache file {path} is unreadable ({type(exc).__name__}); recomputing that run", stacklevel=2)
@@ -299,9 +337,10 @@ class ResultCache:
             "config": config_dict(config),
             "summary": summary,
             "curve": curve,
-            "checksum": content_checksum(summary, curve),
             "meta": meta or {},
+            "checksum_covers": SEALED,
         }
+        record["checksum"] = record_checksum(record)
         what = special_file(path)
         if what is not None:
             raise CacheError(f"cannot store {path}: {what} stands there; remove it")
@@ -337,12 +376,9 @@ class ResultCache:
                 continue
             try:
                 record = json.loads(path.read_text())
-                if "checksum" not in record:
-                    raise ValueError("it carries no checksum")
-                if record["checksum"] != content_checksum(record["summary"], record["curve"]):
-                    raise ValueError("its content does not match its checksum")
-                if path.stem != record["key"]:
-                    raise ValueError("its name is not the key it stores")
+                check_stored_record(record, path.stem)
+                if path.parent.name != record["kind"]:
+                    raise ValueError(f"it is a {record['kind']} run in the folder of {path.parent.name}")
             except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
                 bad.append(f"{path}: {type(exc).__name__}: {exc}"[:300])
         return n, bad

@@ -248,11 +248,16 @@ def cmd_prune(args: argparse.Namespace) -> None:
 
 def cmd_migrate(args: argparse.Namespace) -> None:
     _store_exists()
+    from .migrations import seal_records
+
     moved = migrate(dry_run=args.dry_run)
     for name, n in sorted(Counter(name for name, _, _ in moved).items()):
         print(f"{'would re-key' if args.dry_run else 're-keyed'} {n} stored runs: {name}")
-    if not moved:
-        print("nothing to migrate")
+    sealed = seal_records(dry_run=True) if args.dry_run else []  # migrate() sealed them already
+    if args.dry_run and sealed:
+        print(f"would seal {len(sealed)} stored runs (a checksum over the whole record)")
+    if not moved and not sealed:
+        print("nothing to migrate" if args.dry_run else "re-keyed none; every stored run is sealed")
 
 
 def _check_parameters(chapter: str, given: dict[str, Any]) -> None:

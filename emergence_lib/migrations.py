@@ -22,7 +22,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .cache import RESULTS_FORMAT_VERSION, CacheError, ResultCache, content_checksum, run_key, special_file
+from .cache import (RESULTS_FORMAT_VERSION, SEALED, CacheError, ResultCache, content_checksum, record_checksum, run_key,
+                    special_file)
 from .results import RunResult
 from .configs import TransformerRecallConfig, config_from_stored
 
@@ -74,7 +75,9 @@ def migrate(root: Path | str | None = None, dry_run: bool = False,
             new_config = m.transform(record["config"])
             if new_config == record["config"]:
                 continue
-            if record.get("checksum") not in (None, content_checksum(record["summary"], record["curve"])):
+            expected = (record_checksum(record) if record.get("checksum_covers") == SEALED
+                        else content_checksum(record["summary"], record["curve"]))
+            if record.get("checksum") not in (None, expected):
                 raise CacheError(f"cannot migrate {old_path}: its content does not match its checksum")
             config = config_from_stored(m.config_class.kind, new_config)  # validates the migrated config
             new_path = cache.path(config)
@@ -84,7 +87,9 @@ def migrate(root: Path | str | None = None, dry_run: bool = False,
             if new_path.exists():
                 raise CacheError(f"cannot migrate {old_path}: {new_path} already exists")
             fresh_record = dict(record, config=new_config, key=new_path.stem,
-                                meta=dict(record.get("meta", {}), migrated_from=old_path.stem, migration=m.name))
+                                meta=dict(record.get("meta", {}), migrated_from=old_path.stem, migration=m.name),
+                                checksum_covers=SEALED)
+            fresh_record["checksum"] = record_checksum(fresh_record)
             assert fresh_record["format_version"] == RESULTS_FORMAT_VERSION
             tmp = new_path.with_name(f".{new_path.stem}.migrating")
             tmp.write_text(json.dumps(fresh_record, allow_nan=True))
@@ -92,7 +97,63 @@ def migrate(root: Path | str | None = None, dry_run: bool = False,
             if cache.load(config) is None:  # read back through the normal path (checks config and checksum)
                 raise CacheError(f"migrated file {new_path} does not load")
             old_path.unlink()
+    if not dry_run:
+        seal_records(cache.root)
     return moved
+
+
+def seal_records(root: Path | str | None = None, dry_run: bool = False, today: str | None = None) -> list[Path]:
+    """Give every stored file whose checksum covers its content only (written before issue 37) the checksum of its
+    whole record (`cache.record_checksum`), once its content checksum, its name (its config's key) and its schema
+    (`record_schema`) hold; say so in ``meta.checksum_migrated``. A file that fails any of these is named and left as
+    it is (CacheError after the others are sealed). Special files are named, never read. Returns the sealed paths."""
+    import datetime
+
+    from .cache import _canonical, check_key, config_dict
+    from .record_schema import check_record
+
+    cache = ResultCache(root)
+    today = today or datetime.date.today().isoformat()
+    sealed, refused = [], []
+    for path in sorted(cache.root.glob("*/*.json")):
+        what = special_file(path)
+        if what is not None:
+            refused.append(f"{path}: {what}")
+            continue
+        try:
+            record = json.loads(path.read_text())
+            if not isinstance(record, dict) or record.get("checksum_covers") == SEALED:
+                if not isinstance(record, dict):
+                    raise ValueError("not a record")
+                continue
+            if record.get("checksum") != content_checksum(record["summary"], record["curve"]):
+                raise ValueError("its content does not match its checksum")
+            if path.parent.name != record.get("kind"):
+                raise ValueError(f"a {record.get('kind')} run in the folder of {path.parent.name}")
+            check_key(record, path.stem)
+            config = config_from_stored(record["kind"], record["config"])  # a config the code accepts …
+            if _canonical(config_dict(config)) != _canonical(record["config"]):  # … stored as the code writes it
+                raise ValueError("config is not stored in the form the code writes it")
+            check_record(record)
+        except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+            refused.append(f"{path}: {type(exc).__name__}: {exc}"[:300])
+            continue
+        sealed.append(path)
+        if dry_run:
+            continue
+        fresh = dict(record, checksum_covers=SEALED,
+                     meta=dict(record["meta"], checksum_migrated=f"{today}: sealed from its content, whose checksum, "
+                                                                  "key and schema held"))
+        fresh["checksum"] = record_checksum(fresh)
+        tmp = path.with_name(f".{path.stem}.{os.getpid()}.{os.urandom(4).hex()}.sealing")
+        try:
+            tmp.write_text(json.dumps(fresh, allow_nan=True))
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+    if refused:
+        raise CacheError(f"sealed {len(sealed)} files; refused {len(refused)}, left as they are: " + "; ".join(refused[:3]))
+    return sealed
 
 
 def add_missing_checksums(root: Path | str | None = None, recompute: tuple[str, ...] = (),

@@ -112,9 +112,13 @@ def test_file_whose_config_differs_from_its_key_is_never_reused(tmp_path):
     record = json.loads(path.read_text())
     record["config"]["threshold"] = 0.3
     path.write_text(json.dumps(record))
-    with pytest.raises(CacheError, match="different config"):
+    with pytest.raises(CacheError, match="does not match the checksum"):  # the checksum covers the config
         c.load(configs()[0])
-    with pytest.warns(UserWarning, match="does not match its key"):
+    record["checksum"] = cache_mod.record_checksum(record)  # re-sealed by hand: the key no longer matches
+    path.write_text(json.dumps(record))
+    with pytest.raises(CacheError, match="key"):
+        c.load(configs()[0])
+    with pytest.warns(UserWarning, match="unreadable"):
         assert ResultCache(tmp_path, on_corrupt="recompute").load(configs()[0]) is None
 
 

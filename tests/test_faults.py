@@ -127,7 +127,7 @@ def test_clear_keeps_runs_other_figures_need_unless_forced(data_dir, capsys):
 def test_verify_names_a_tampered_file_and_a_result_of_other_code(data_dir, capsys):
     import json
 
-    from emergence_lib.cache import content_checksum
+    from emergence_lib.cache import record_checksum
     from emergence_lib.experiments import Figure6
 
     assert cli(["run", "figure6", "--executor", "serial", "--device", "cpu"]) == 0
@@ -144,7 +144,7 @@ def test_verify_names_a_tampered_file_and_a_result_of_other_code(data_dir, capsy
     assert f"corrupt: cache file {path}" in out and "does not match the checksum" in out
 
     # The same change with a matching checksum: what a result of other code looks like. Recomputing finds it.
-    record["checksum"] = content_checksum(record["summary"], record["curve"])
+    record["checksum"] = record_checksum(record)
     path.write_text(json.dumps(record))
     assert cli(["verify", "figure6", "--sample", "1"]) == 1
     out = capsys.readouterr().out
@@ -256,6 +256,11 @@ def test_verify_on_a_cpu_does_not_flag_a_run_stored_from_a_gpu(data_dir, capsys)
     path = ResultCache().path(Figure6(scale="cpu").runs()[0])
     record = json.loads(path.read_text())
     record["meta"]["device"] = "cuda"
+    path.write_text(json.dumps(record))
+    assert cli(["verify", "figure6", "--sample", "1"]) == 1, "an edited meta is refused: the checksum covers it"
+    from emergence_lib.cache import record_checksum
+
+    record["checksum"] = record_checksum(record)  # a GPU's run, as a GPU machine seals it
     path.write_text(json.dumps(record))
     capsys.readouterr()
     assert cli(["verify", "figure6", "--sample", "1"]) == 0

@@ -30,7 +30,7 @@ def slow_counted_runner(monkeypatch):
     def runner(configs, device="cpu"):
         time.sleep(0.2)
         computed.extend(configs)
-        return [RunResult({"plateau_length": float(c.T * c.d)}, {"t": [0.0, 1.0]}) for c in configs]
+        return [RunResult({"plateau_length": float(c.T * c.d), "reached": True}, {"t": [0.0, 1.0]}) for c in configs]
 
     monkeypatch.setitem(runs.KINDS, ToyFlowConfig.kind, runs.RunKind(runner, lambda items, device: [[c] for c in items]))
     return computed
@@ -73,7 +73,7 @@ def test_a_live_claim_is_respected_and_awaited(tmp_path, slow_counted_runner):
 
     def finish_it_elsewhere() -> None:
         time.sleep(0.5)
-        cache.save(CONFIGS[0], RunResult({"plateau_length": -1.0}, {"t": [0.0]}))
+        cache.save(CONFIGS[0], RunResult({"plateau_length": 12345.0, "reached": True}, {"t": [0.0]}))  # a marker
         lock.unlink()
 
     helper = threading.Thread(target=finish_it_elsewhere)
@@ -81,7 +81,7 @@ def test_a_live_claim_is_respected_and_awaited(tmp_path, slow_counted_runner):
     result = run_sweep(CONFIGS, cache, progress=False, executor="serial", poll_s=0.05)
     helper.join()
     assert result.n_computed == len(CONFIGS) - 1 and CONFIGS[0] not in slow_counted_runner
-    assert result.summary["plateau_length"].iloc[0] == -1.0
+    assert result.summary["plateau_length"].iloc[0] == 12345.0
 
 
 def test_lock_staleness_rules(tmp_path):

@@ -24,7 +24,8 @@ def _legacy_recall_file(root: Path, seed: int) -> tuple[Path, dict]:
               "evals_per_decade": 30, "seed": seed}
     payload = {"kind": "transformer_recall", "config": config, "format_version": RESULTS_FORMAT_VERSION}
     key = hashlib.sha256(_canonical(payload).encode()).hexdigest()[:20]
-    summary, curve = {"emergence_step": 40.0 + seed, "seconds": 1.0}, {"step": [0.0, 10.0], "accuracy_test": [0.1, 0.6]}
+    summary = {"emergence_step": 40.0 + seed, "reached": True, "seconds": 1.0}
+    curve = {"step": [0.0, 10.0], "accuracy_test": [0.1, 0.6]}
     record = {"format_version": RESULTS_FORMAT_VERSION, "kind": "transformer_recall", "kind_version": 1, "key": key,
               "config": config, "summary": summary, "curve": curve, "checksum": content_checksum(summary, curve), "meta": {}}
     path = root / "transformer_recall" / f"{key}.json"

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from emergence_lib import claims
-from emergence_lib.cache import CacheError, ResultCache, content_checksum, default_data_dir
+from emergence_lib.cache import CacheError, ResultCache, default_data_dir, record_checksum
 from emergence_lib.experiments import Figure1
 from emergence_lib.metrics import fit_power_law
 
@@ -47,7 +47,7 @@ def test_scaling_the_largest_T_plateaus_changes_exactly_the_claims_that_read_the
     for r in mutated:  # what a result of other code would look like: a consistent file
         path = ResultCache(scratch).path(r)
         record = json.loads(path.read_text())
-        record["checksum"] = content_checksum(record["summary"], record["curve"])
+        record["checksum"] = record_checksum(record)
         path.write_text(json.dumps(record))
     after = _figure1_statuses()
     assert after["figure1.T_exponent"] == "differs", "the T exponent reads the largest T's plateaus"

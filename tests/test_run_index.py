@@ -37,7 +37,8 @@ def test_the_index_is_a_script_of_plain_json(tmp_path):
     fig = figures()["figure3"](scale="cpu")
     c = fig.runs()[0]
     steps = np.array([0.0, 1, 10, 100, 1000])
-    cache.save(c, RunResult(summary={"plateau_length": float("inf"), "status": "not_reached", "measured_on": "no_repetition"},
+    cache.save(c, RunResult(summary={"plateau_length": float("inf"), "reached": False, "status": "not_reached",
+                                     "measured_on": "no_repetition"},
                             curve={"step": steps, "loss_no_repetition": np.full(5, 0.5)}))
     path = tmp_path / "stored_runs.js"
     assert run_index.write_script(path, store) == 1
