@@ -26,6 +26,7 @@ from typing import Literal
 
 from .configs import ConfigError, Scale, check_scale
 from .experiments.regression import runs as regression  # the paper_cpu points and the paper's law
+from .experiments.ablations_table1 import runs as ablations_table1  # Figures 14-15 at Table 1's width
 from .experiments.recall_table1 import runs as recall_table1  # Table 1's recall model at the paper's cheap end
 from .experiments.table1 import runs as table1  # the points where the paper measured
 from .paper import PAPER, paper_number
@@ -374,7 +375,54 @@ def _recall_measured_claims() -> tuple[Claim, ...]:
     return tuple(out)
 
 
+def _ablations_measured_claims() -> tuple[Claim, ...]:
+    """Figures 14 and 15 on Table 1's width (`experiments.ablations_table1`, scale paper_cpu: the 1 × 1 model at width
+    256, QK 64, Adam 10⁻⁴ and SGD 5·10⁻³), registered before any of its runs (issue 34 item 2). Exponents are
+    least-squares slopes through point means (one intercept per value of the other axis) with Welch intervals, as
+    for Figure 3 on Table 1's model; width 0.4 for an exponent."""
+    g = ablations_table1.ABLATIONS_MEASURED_GRIDS["paper_cpu"]
+    out = []
+    slugs = {"feature + random position": "random_position", "feature + fixed position": "fixed_position",
+             "no feature + fixed position": "no_feature"}
+    for variant, slug in slugs.items():
+        for axis, other in (("d", "T"), ("T", "d")):
+            entry = f"figure14 {variant}.{axis}"
+            out.append(_c(f"table1.ablations.figure14.{axis}_exponent_{slug}", "14", "A4_transformer_ablations",
+                          f"1 × 1 model at Table 1's width, {variant}: the exponent of ${axis}$",
+                          f"{paper_number(entry):.2f}", entry,
+                          f"least-squares slope of the points' mean log plateau on log {axis}, one intercept per {other} "
+                          f"({len(g.T)} × {len(g.d)} points, ≥ 2 seeds reached), Welch 95% interval",
+                          IntervalRule(max_width=EXPONENT_WIDTH), expected=None, scale="paper_cpu",
+                          reads=(f"ablations_measured:{variant}",)))
+    out.append(_c("table1.ablations.figure14.position_cost", "14", "A4_transformer_ablations",
+                  "1 × 1 model at Table 1's width: a random relevant position raises the $T$ exponent (0.58 vs 0.29)",
+                  "+0.29", "figure14_position_cost.T",
+                  "T exponent with a random position minus with a fixed one (feature present), each a slope through "
+                  "point means, Welch 95% interval", IntervalRule(max_width=EXPONENT_WIDTH), expected=None,
+                  scale="paper_cpu", reads=("ablations_measured:feature + random position",
+                                            "ablations_measured:feature + fixed position")))
+    out.append(_c("table1.ablations.figure15.sgd_T_exponent", "15", "A4_transformer_ablations",
+                  "1 × 1 model at Table 1's width: SGD's plateau grows as $T^{1.07}$", "1.07", "figure15 sgd.T",
+                  "least-squares slope of SGD's mean log plateau on log T at d = 16, T ∈ {32, 64, 128}, Welch 95% "
+                  "interval", IntervalRule(max_width=EXPONENT_WIDTH), expected=None, scale="paper_cpu",
+                  reads=("ablations_measured:sgd",)))
+    out.append(_c("table1.ablations.figure15.sgd_d_exponent_local", "15", "A4_transformer_ablations",
+                  "1 × 1 model at Table 1's width: SGD's plateau grows as $d^{1.44}$", "1.44", "figure15 sgd.d",
+                  "local exponent of d (d = 16 → 32 at T = 32) of SGD's mean log plateau, Welch 95% interval",
+                  IntervalRule(max_width=EXPONENT_WIDTH), expected=None, scale="paper_cpu",
+                  reads=("ablations_measured:sgd",)))
+    out.append(_c("table1.ablations.figure15.adam_speedup", "15", "A4_transformer_ablations",
+                  "1 × 1 model at Table 1's width: Adam reaches emergence much faster than SGD (at least 10×)",
+                  "much faster", None,
+                  "SGD's plateau over Adam's (Figure 14's random-position runs), mean log ratio over SGD's four "
+                  "points, Welch 95% interval: agrees if it lies above 10", IntervalRule(above=10.0, log=True),
+                  expected=None, scale="paper_cpu",
+                  reads=("ablations_measured:sgd", "ablations_measured:feature + random position")))
+    return tuple(out)
+
+
 TABLE1_CLAIMS = _table1_claims()
+ABLATIONS_MEASURED_CLAIMS = _ablations_measured_claims()
 RECALL_MEASURED_CLAIMS = _recall_measured_claims()
 MEASURED_CLAIMS = _measured_claims()
 CLAIMS: tuple[Claim, ...] = (
@@ -664,6 +712,8 @@ CLAIMS: tuple[Claim, ...] = (
     *MEASURED_CLAIMS,
     # ---- Figures 4, 5, 16, 17 on Table 1's recall model (issue 35): registered before any of its runs
     *RECALL_MEASURED_CLAIMS,
+    # ---- Figures 14, 15 at Table 1's width (issue 34 item 2): registered before any of its runs
+    *ABLATIONS_MEASURED_CLAIMS,
     # ---- Not computed here
     Claim("table1.paper_scale", "3", None, "Figure 3 on the paper\'s own grid (Table 1: width 256, $T$ up to 256)",
           "$0.76\\,d^{1.29}T^{0.80}B^{-0.80}$", None, "the chapter's paper scale; needs a GPU", None, "not run"),

@@ -71,7 +71,7 @@ def test_the_cycle_check_finds_a_cycle():  # the check above can fail
 
 
 LAYERS = {"runs": 0, "read": 1, "show": 2}
-GROUPS = ("toy", "toy_appendix", "regression", "table1", "recall", "recall_table1", "ablations", "steering", "prediction", "followup")
+GROUPS = ("toy", "toy_appendix", "regression", "table1", "recall", "recall_table1", "ablations_table1", "ablations", "steering", "prediction", "followup")
 
 
 def _layer(module: str) -> int:
@@ -106,7 +106,7 @@ def test_the_engine_never_imports_an_experiment():
         assert not {d for d in deps if d.startswith("emergence_lib.experiments")}, module
     assert {d for d in graph["emergence_lib.claims"] if d.startswith("emergence_lib.experiments")} == {
         "emergence_lib.experiments.regression.runs", "emergence_lib.experiments.table1.runs",
-        "emergence_lib.experiments.recall_table1.runs"}
+        "emergence_lib.experiments.recall_table1.runs", "emergence_lib.experiments.ablations_table1.runs"}
 
 
 def test_each_experiment_is_one_folder():
