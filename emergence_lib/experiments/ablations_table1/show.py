@@ -1,0 +1,97 @@
+"""Chapter A4's section on Figures 14 and 15 at Table 1's width (`runs.AblationsMeasured`, scale paper_cpu). It reads
+``data/`` only and never computes (the runs go in the background: `python -m emergence_lib run ablations_measured
+--scale paper_cpu`). A claim is judged once every run it reads is stored; until then it says "not run yet" with the
+count (``table1.ablations.*``, registered before any of these runs)."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from ... import claims
+from ..context import Context
+from ..table1.read import contrast_interval, measured_slope
+from . import read
+from .runs import AblationsMeasured
+
+SLUGS = {"feature + random position": "random_position", "feature + fixed position": "fixed_position",
+         "no feature + fixed position": "no_feature"}
+NAN = {"ours": math.nan, "low": math.nan, "high": math.nan}
+
+
+def _record(judge: Callable[[float, tuple[float, float]], claims.ClaimResult], key: str, row: dict, ready: bool,
+            why: str, checked: list) -> None:
+    """Judge ``key`` through ``judge`` once its runs are stored and its interval finite; else "not run yet"."""
+    if ready and np.isfinite(row["low"]) and np.isfinite(row["high"]):
+        checked.append(judge(row["ours"], (row["low"], row["high"])))
+    else:
+        claims.record_not_run(key, why)
+
+
+def ablations(ctx: Context) -> SimpleNamespace:
+    """Every registered claim of Figures 14 and 15 at Table 1's width: the exponents per set-up, the position cost,
+    SGD's exponents and Adam's speed-up over SGD, each from point means with Welch intervals."""
+    figure = AblationsMeasured(scale="paper_cpu")
+    g = figure.grid
+    results, have, need = figure.cached()
+    sweeps = figure.sweeps()
+    done = {k: (len(results[k].summary), len(v)) for k, v in sweeps.items()}
+    summaries = {k: r.summary.assign(B=1) if len(r.summary) else r.summary for k, r in results.items()}
+    points = [(T, d, 1) for T in g.T for d in g.d]
+    checked: list = []
+    rows = []
+    for variant, slug in SLUGS.items():
+        ready = done[variant][0] == done[variant][1]
+        why = f"not run yet ({done[variant][0]} of {done[variant][1]} runs)"
+        for axis, other in (("d", "T"), ("T", "d")):
+            row = measured_slope(summaries[variant], points, axis, other) if len(summaries[variant]) else dict(NAN)
+            rows.append({"set-up": variant, "exponent": axis, **{k: row[k] for k in ("ours", "low", "high")}})
+            _record(lambda v, iv: ctx.record(f"table1.ablations.figure14.{axis}_exponent_{slug}", v, interval=iv),
+                    f"table1.ablations.figure14.{axis}_exponent_{slug}", row, ready, why, checked)
+    rand, fixed = summaries["feature + random position"], summaries["feature + fixed position"]
+    both_ready = all(done[v][0] == done[v][1] for v in ("feature + random position", "feature + fixed position"))
+    cost = dict(NAN)
+    if len(rand) and len(fixed):
+        a, b = measured_slope(rand, points, "T", "d"), measured_slope(fixed, points, "T", "d")
+        if np.isfinite(a["ours"]) and np.isfinite(b["ours"]):
+            cost = {"ours": a["ours"] - b["ours"], **read.slope_difference_interval(rand, fixed, points)}
+    _record(lambda v, iv: ctx.record("table1.ablations.figure14.position_cost", v, interval=iv),
+            "table1.ablations.figure14.position_cost", cost, both_ready,
+            f"not run yet ({done['feature + random position'][0] + done['feature + fixed position'][0]} of "
+            f"{done['feature + random position'][1] + done['feature + fixed position'][1]} runs)", checked)
+    sgd = summaries["sgd"]
+    sgd_ready = done["sgd"][0] == done["sgd"][1]
+    why = f"not run yet ({done['sgd'][0]} of {done['sgd'][1]} runs)"
+    t_points = [(T, d, 1) for T, d in g.sgd_points if d == min(g.d)]
+    sgd_T = measured_slope(sgd, t_points, "T", None) if len(sgd) else dict(NAN)
+    _record(lambda v, iv: ctx.record("table1.ablations.figure15.sgd_T_exponent", v, interval=iv),
+            "table1.ablations.figure15.sgd_T_exponent", sgd_T, sgd_ready, why, checked)
+    lo_d, hi_d = read.plateau_logs(sgd, 32, 16), read.plateau_logs(sgd, 32, 32)
+    sgd_d = dict(NAN)
+    if len(lo_d) and len(hi_d):
+        s = 1 / math.log(2)
+        est, low, high = contrast_interval([hi_d, lo_d], [s, -s])
+        sgd_d = {"ours": est, "low": low, "high": high}
+    _record(lambda v, iv: ctx.record("table1.ablations.figure15.sgd_d_exponent_local", v, interval=iv),
+            "table1.ablations.figure15.sgd_d_exponent_local", sgd_d, sgd_ready, why, checked)
+    speed = dict(NAN)
+    groups, weights = [], []
+    for T, d in g.sgd_points:
+        slow, fast = read.plateau_logs(sgd, T, d), read.plateau_logs(rand, T, d)
+        if len(slow) and len(fast):
+            groups += [slow, fast]
+            weights += [1 / len(g.sgd_points), -1 / len(g.sgd_points)]
+    if len(groups) == 2 * len(g.sgd_points):
+        est, low, high = contrast_interval(groups, weights)
+        speed = {"ours": math.exp(est), "low": math.exp(low), "high": math.exp(high)}
+    _record(lambda v, iv: ctx.record("table1.ablations.figure15.adam_speedup", v, interval=iv),
+            "table1.ablations.figure15.adam_speedup", speed, sgd_ready and done["feature + random position"][0] ==
+            done["feature + random position"][1], why, checked)
+    rows += [{"set-up": "sgd", "exponent": "T", **{k: sgd_T[k] for k in ("ours", "low", "high")}},
+             {"set-up": "sgd", "exponent": "d (16 → 32 at T = 32)", **sgd_d}]
+    return SimpleNamespace(exponents=pd.DataFrame(rows), position_cost=cost, adam_speedup=speed, checked=checked,
+                           runs=(have, need))
