@@ -421,7 +421,35 @@ def _ablations_measured_claims() -> tuple[Claim, ...]:
     return tuple(out)
 
 
+def _confirm_claims() -> tuple[Claim, ...]:
+    """Fresh-seed confirmations (`experiments.confirm`, scale cpu; issue 36 item 3), registered before any of their
+    runs and judged on those seeds alone: Figure 5's two speed-ups at the levels the pinned verdicts rest on (B = 2
+    and p = 0.4, 5 seeds paired by seed), and the laptop Figure 3 law fitted to point means of 3 fresh seeds.
+    Widths: 0.5 for a log ratio, 0.4 for an exponent."""
+    out = [
+        _c("confirm.figure5.in_context_speedup", "5 left", "04_associative_recall",
+           "Fresh seeds, laptop recall model: in-context repetition ($B$ = 2) speeds emergence up about 4×",
+           "≈4× (read off the figure)", "figure5_speedup.B",
+           "steps to 50% test accuracy at B = 1 over B = 2, paired by seed (seeds 10-14), geometric mean with a 95% t "
+           "interval", IntervalRule(max_width=LOG_RATIO_WIDTH, log=True), expected=None, reads=("confirm:figure5",)),
+        _c("confirm.figure5.cross_sample_speedup", "5 right", "04_associative_recall",
+           "Fresh seeds, laptop recall model: cross-sample repetition ($p$ = 0.4) speeds emergence up about 2×",
+           "≈2× (read off the figure)", "figure5_speedup.p",
+           "steps to 50% test accuracy at p = 0 over p = 0.4, paired by seed (seeds 10-14), geometric mean with a 95% "
+           "t interval", IntervalRule(max_width=LOG_RATIO_WIDTH, log=True), expected=None, reads=("confirm:figure5",)),
+    ]
+    for k, name in (("d", "$d$"), ("T", "$T$"), ("B", "$B$")):
+        out.append(_c(f"confirm.figure3.{k}_exponent", "3", "03_transformer",
+                      f"Fresh seeds, laptop Figure 3 grid: the exponent of {name}",
+                      f"{PAPER['figure3'][k]:.2f}".replace("-", "−"), f"figure3.{k}",
+                      "the joint law C·d^α·T^β·B^γ fitted to the points' mean log plateaus of seeds 10-12 (each point "
+                      "once), 95% t interval on the fit's residual degrees of freedom",
+                      IntervalRule(max_width=EXPONENT_WIDTH), expected=None, reads=("confirm:figure3",)))
+    return tuple(out)
+
+
 TABLE1_CLAIMS = _table1_claims()
+CONFIRM_CLAIMS = _confirm_claims()
 ABLATIONS_MEASURED_CLAIMS = _ablations_measured_claims()
 RECALL_MEASURED_CLAIMS = _recall_measured_claims()
 MEASURED_CLAIMS = _measured_claims()
@@ -714,6 +742,8 @@ CLAIMS: tuple[Claim, ...] = (
     *RECALL_MEASURED_CLAIMS,
     # ---- Figures 14, 15 at Table 1's width (issue 34 item 2): registered before any of its runs
     *ABLATIONS_MEASURED_CLAIMS,
+    # ---- Fresh-seed confirmations on the laptop grid (issue 36 item 3): registered before any of their runs
+    *CONFIRM_CLAIMS,
     # ---- Not computed here
     Claim("table1.paper_scale", "3", None, "Figure 3 on the paper\'s own grid (Table 1: width 256, $T$ up to 256)",
           "$0.76\\,d^{1.29}T^{0.80}B^{-0.80}$", None, "the chapter's paper scale; needs a GPU", None, "not run"),

@@ -13,6 +13,7 @@
   table1        Table 1's own model where the paper measured: Figure 3 at T = 128-256 (03)
   recall_table1 Table 1's recall model at the paper's cheap end: Figures 4, 5, 16, 17 (04, A5)
   ablations_table1  Figures 14, 15 at Table 1's width (A4)
+  confirm       fresh-seed confirmations of the laptop grid's thinnest pinned verdicts (03, 04)
   recall        Figures 4, 5, 16, 17 (04, A5)
   ablations     Figures 13–15 (A4)
   steering      the book's own experiment: data-diversity schedules (B1)
@@ -48,6 +49,7 @@ from .regression.runs import TRANSFORMER_GRIDS, Figure3, Figure11, Figure12
 from .table1.runs import MEASURED_GRIDS, Figure3Measured
 from .recall_table1.runs import RECALL_MEASURED_GRIDS, RecallMeasured
 from .ablations_table1.runs import ABLATIONS_MEASURED_GRIDS, AblationsMeasured
+from .confirm.runs import CONFIRM_GRIDS, Confirm
 from .steering.runs import STEERING_GRIDS, Steering
 from .toy.runs import FIGURE1_GRIDS, FIGURE2_GRIDS, Figure1, Figure2, Figure2Constant
 from .toy_appendix.runs import Figure6, Figure7, Figure8, Figure9, Figure10
@@ -58,7 +60,7 @@ REGISTRY: dict[str, type[ScaledFigure]] = {
     "figure6": Figure6, "figure7": Figure7, "figure8": Figure8, "figure9": Figure9, "figure10": Figure10,
     "figure11": Figure11, "figure12": Figure12, "figure13": Figure13, "figure14": Figure14, "figure15": Figure15,
     "figure16": Figure16, "figure17": Figure17, "recall_measured": RecallMeasured,
-    "ablations_measured": AblationsMeasured,
+    "ablations_measured": AblationsMeasured, "confirm": Confirm,
     "steering": Steering, "prediction": Prediction, "followup": FollowUp,
 }
 
@@ -100,7 +102,7 @@ __all__ = [
     "HELD_OUT", "STEERING_GRIDS", "Prediction", "Steering",
     "FOLLOWUP_GRIDS", "HEAD_PROTOCOLS", "FollowUp",
     "PLACEMENT_SETUPS", "RECALL_GRIDS", "Figure4", "Figure5", "Figure16", "Figure17",
-    "MEASURED_GRIDS", "RECALL_MEASURED_GRIDS", "RecallMeasured", "ABLATIONS_MEASURED_GRIDS", "AblationsMeasured", "TRANSFORMER_GRIDS", "Figure3", "Figure3Measured", "Figure11", "Figure12",
+    "MEASURED_GRIDS", "RECALL_MEASURED_GRIDS", "RecallMeasured", "ABLATIONS_MEASURED_GRIDS", "AblationsMeasured", "CONFIRM_GRIDS", "Confirm", "TRANSFORMER_GRIDS", "Figure3", "Figure3Measured", "Figure11", "Figure12",
     "FIGURE1_GRIDS", "FIGURE2_GRIDS", "Figure1", "Figure2", "Figure2Constant",
     "Figure6", "Figure7", "Figure8", "Figure9", "Figure10",
     "REGISTRY", "figures",

@@ -84,6 +84,9 @@ class FigureConfig:
 
     name: ClassVar[str]
     scale: Scale
+    # A figure whose runs go in the background (`python -m emergence_lib run NAME`): chapters read what is stored
+    # (`cached`), and the committed store need not hold all of them.
+    BACKGROUND: ClassVar[bool] = False
 
     @classmethod
     def has_scale(cls, scale: str) -> bool:
