@@ -428,12 +428,12 @@ def _confirm_claims() -> tuple[Claim, ...]:
     Widths: 0.5 for a log ratio, 0.4 for an exponent."""
     out = [
         _c("confirm.figure5.in_context_speedup", "5 left", "04_associative_recall",
-           "Fresh seeds, laptop recall model: in-context repetition ($B$ = 2) speeds emergence up about 4×",
+           "Fresh seeds, laptop recall model: in-context repetition (the pinned level of $B$) speeds emergence up about 4×",
            "≈4× (read off the figure)", "figure5_speedup.B",
            "steps to 50% test accuracy at B = 1 over B = 2, paired by seed (seeds 10-14), geometric mean with a 95% t "
            "interval", IntervalRule(max_width=LOG_RATIO_WIDTH, log=True), expected=None, reads=("confirm:figure5",)),
         _c("confirm.figure5.cross_sample_speedup", "5 right", "04_associative_recall",
-           "Fresh seeds, laptop recall model: cross-sample repetition ($p$ = 0.4) speeds emergence up about 2×",
+           "Fresh seeds, laptop recall model: cross-sample repetition (the pinned level of $p$) speeds emergence up about 2×",
            "≈2× (read off the figure)", "figure5_speedup.p",
            "steps to 50% test accuracy at p = 0 over p = 0.4, paired by seed (seeds 10-14), geometric mean with a 95% "
            "t interval", IntervalRule(max_width=LOG_RATIO_WIDTH, log=True), expected=None, reads=("confirm:figure5",)),

@@ -245,7 +245,8 @@ def verdict_summary(folder: str | None = None) -> str:
         f"{_count_text(reg_t1['status'])} ({{doc}}`chapters/03_transformer`, Figure 3; "
         f"{{doc}}`chapters/04_associative_recall` and {{doc}}`chapters/A5_recall_mechanism`, recall)."]
     if len(reg_other):
-        lines.append(f"* **Registered before their runs, elsewhere:** {len(reg_other)}: {_count_text(reg_other['status'])}.")
+        lines.append(f"* **Registered before their runs, on the laptop grid** (fresh seeds): {len(reg_other)} claims: "
+                     f"{_count_text(reg_other['status'])}.")
     lines += [
         f"* **Exact computations** (the toy model's deterministic flows, judged by a tolerance): {len(exact)}: "
         f"{_count_text(exact['status'], 'within it', 'outside it')}.",
