@@ -197,17 +197,3 @@ def test_data_seed_splits_the_data_from_the_initialisation():
     assert not np.array_equal(runs["init 1, data 0"], runs["seed 0"])  # another initialisation trains otherwise
     with pytest.raises(ConfigError, match="data_seed"):
         TransformerRegressionConfig(**base, data_seed=-1)
-
-
-def test_cv_ratio_interval_compares_two_spreads_by_their_seeds():
-    from emergence_lib.experiments.followup.read import cv_ratio_interval
-
-    rng = np.random.default_rng(1)
-    wide, narrow = 100 * (1 + 0.3 * rng.standard_normal(12)), 100 * (1 + 0.01 * rng.standard_normal(12))
-    ratio, low, high = cv_ratio_interval(wide, narrow)
-    by_hand = (np.std(wide, ddof=1) / np.mean(wide)) / (np.std(narrow, ddof=1) / np.mean(narrow))
-    assert ratio == pytest.approx(by_hand) and 1 < low < ratio < high
-    same = cv_ratio_interval(wide, wide * 1.7)  # a rescaled copy: the same CV
-    assert same[0] == pytest.approx(1.0) and same[1] < 1 < same[2]
-    with pytest.raises(ValueError, match="at least 3 seeds"):
-        cv_ratio_interval(wide[:2], narrow)

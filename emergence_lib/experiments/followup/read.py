@@ -175,25 +175,6 @@ def spread_table(summary: pd.DataFrame, by: Sequence[str], task: str, value: str
     return pd.DataFrame(rows)
 
 
-def cv_ratio_interval(values: np.ndarray, reference: np.ndarray, n_boot: int = 4000, seed: int = 0
-                      ) -> tuple[float, float, float]:
-    """The coefficient of variation of ``values`` over that of ``reference`` (two sets of seeds), with a 95%
-    percentile bootstrap interval (seeds resampled within each set): is one spread larger than the other?"""
-    values, reference = np.asarray(values, dtype=float), np.asarray(reference, dtype=float)
-    if len(values) < 3 or len(reference) < 3:
-        raise ValueError(f"a CV ratio needs at least 3 seeds on each side (got {len(values)} and {len(reference)})")
-
-    def cv(v: np.ndarray) -> np.ndarray:
-        return v.std(axis=-1, ddof=1) / v.mean(axis=-1)
-
-    rng = np.random.default_rng(seed)
-    a = values[rng.integers(0, len(values), (n_boot, len(values)))]
-    b = reference[rng.integers(0, len(reference), (n_boot, len(reference)))]
-    ratios = cv(a) / cv(b)
-    low, high = np.quantile(ratios[np.isfinite(ratios)], [0.025, 0.975])
-    return float(cv(values) / cv(reference)), float(low), float(high)
-
-
 def source_table(summary: pd.DataFrame, both: pd.DataFrame, by: Sequence[str], task: str) -> pd.DataFrame:
     """The spread (`spread`) per configuration when only the initialisation varies (``data_seed`` fixed), only the data
     (``seed`` fixed, ``data_seed`` varies) and both (``both``: the seeds of the randomness sweep)."""
