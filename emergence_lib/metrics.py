@@ -405,6 +405,27 @@ def paired_seed_interval(ours: Sequence[float] | np.ndarray, baseline: Sequence[
     return m, low, high
 
 
+def lack_of_fit_test(runs: pd.DataFrame, predictors: Sequence[str], target: str) -> dict[str, float]:
+    """The lack-of-fit F test of the power law in ``predictors`` on every run's log ``target`` (runs with the same
+    predictor values are one point: their scatter about the point's mean is pure error). F on (points − k, runs −
+    points) degrees of freedom and its p; a small p says the law misfits the points by more than seeds scatter, so
+    a fit that counts each seed as a point has too narrow intervals (a fit on point means does not)."""
+    finite = runs[np.isfinite(runs[target]) & (runs[target] > 0)]
+    groups = [np.log(g[target].to_numpy(float)) for _, g in finite.groupby(list(predictors))]
+    keys = [k if isinstance(k, tuple) else (k,) for k, _ in finite.groupby(list(predictors))]
+    n, m, k = sum(len(g) for g in groups), len(groups), len(predictors) + 1
+    if m <= k or n <= m:
+        return {"F": float("nan"), "df_lack": float(m - k), "df_pure": float(n - m), "p": float("nan")}
+    X = np.array([[1.0] + [math.log(float(v)) for v in key] for key, g in zip(keys, groups) for _ in g])
+    y = np.concatenate(groups)
+    beta, *_ = np.linalg.lstsq(X, y, rcond=None)
+    ss_res = float(((y - X @ beta) ** 2).sum())
+    ss_pure = float(sum(((g - g.mean()) ** 2).sum() for g in groups))
+    df_lack, df_pure = m - k, n - m
+    F = ((ss_res - ss_pure) / df_lack) / (ss_pure / df_pure) if ss_pure > 0 else float("inf")
+    return {"F": F, "df_lack": float(df_lack), "df_pure": float(df_pure), "p": f_survival(F, df_lack, df_pure)}
+
+
 def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float, float, float]:
     """A proportion ``successes / n`` with its Wilson 95% score interval (sound at small n and at 0 or n)."""
     if n <= 0:

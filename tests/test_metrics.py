@@ -204,3 +204,23 @@ def test_the_best_constant_is_the_smallest_seed_mean_and_a_never_emerged_seed_di
     assert (B, p) == (2, 0.0) and sorted(runs["seed"]) == [0, 1]
     a, b = paired_by_seed(t[t["B"] == 1].iloc[::-1], t[t["B"] == 2], "steps")
     assert list(a) == [1000.0, 1100.0] and list(b) == [600.0, 700.0]  # paired by seed, not by row order
+
+
+def test_the_lack_of_fit_test_flags_a_misfit_and_passes_a_law_with_seed_noise():
+    """Pure error is the seeds about their point's mean; lack of fit the point means about the law."""
+    import pandas as pd
+
+    from emergence_lib.metrics import lack_of_fit_test
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for T in (16, 32, 64, 128):
+        for d in (4, 8, 16):
+            bend = 1.0 + 0.5 * (np.log(T) - np.log(45)) ** 2  # a curved law: a power law misfits it
+            for s in range(3):
+                noise = np.exp(0.02 * rng.standard_normal())
+                rows.append({"T": T, "d": d, "good": 2 * T * d * noise, "bent": 2 * T * d * bend * noise})
+    runs = pd.DataFrame(rows)
+    good, bent = (lack_of_fit_test(runs, ["T", "d"], k) for k in ("good", "bent"))
+    assert (good["df_lack"], good["df_pure"]) == (12 - 3, 36 - 12)
+    assert good["p"] > 0.01 and bent["p"] < 1e-6

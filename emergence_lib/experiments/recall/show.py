@@ -14,8 +14,8 @@ from ... import plotting
 from ...paper import PAPER
 from . import read
 from .runs import PLACEMENT_SETUPS, RECALL_GRIDS, RecallGrid
-from ...metrics import first_crossing, wilson_interval
-from ...report import glue_figure, glue_number, glue_text, show_table
+from ...metrics import first_crossing, lack_of_fit_test, wilson_interval
+from ...report import format_number, glue_figure, glue_number, glue_text, show_table
 from ...sweep import SweepResult
 from ..context import Context
 
@@ -42,6 +42,11 @@ def figure4(res4: Results, grid: RecallGrid, ctx: Context) -> SimpleNamespace:
     assert np.isfinite(best["emergence_step"]).all(), "every configuration must emerge at its best lr"
     table4, fit4 = read.figure4_fit(best)
     paper4 = PAPER["figure4"]
+    # The fit is on seed means at each point's best lr; the test asks whether its seeds could be counted as points.
+    at_best = summary4.merge(best[["n_tokens", "n_pairs", "lr"]], on=["n_tokens", "n_pairs", "lr"])
+    lof = lack_of_fit_test(at_best, ["n_tokens", "n_pairs"], "emergence_step")
+    glue_text("fig4_lack_of_fit", f"F = {lof['F']:.1f} on ({lof['df_lack']:.0f}, {lof['df_pure']:.0f}), "
+                                  f"p = {format_number(lof['p'], '.2g')}")
 
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.4))
     colors = plotting.hue_colors(grid.n_pairs)

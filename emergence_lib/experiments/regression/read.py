@@ -32,8 +32,9 @@ def figure3_tables(results: dict[str, SweepResult], grid: TransformerGrid) -> di
     B_rows = results["B"].summary
     B_tab = mean_over_seeds(pd.concat([results["T"].summary[results["T"].summary["T"] == grid.T_B], B_rows]), ["T", "d", "B"])
     joint = pd.concat([T_tab, B_tab[B_tab["B"] > 1]], ignore_index=True)
+    seeds = pd.concat([results["T"].summary, B_rows[B_rows["B"] > 1]], ignore_index=True)
     larger = mean_over_seeds(results["larger"].summary, ["T", "d", "B"]) if len(results["larger"].summary) else T_tab.iloc[:0]
-    out = {"T": T_tab, "B": B_tab, "joint": joint, "larger": larger}
+    out = {"T": T_tab, "B": B_tab, "joint": joint, "larger": larger, "joint_seeds": seeds}
     # Right panel, read two ways: on data without repetition (the runs' own measure) and on the training distribution.
     p_train = results["p"].crossings("train_distribution_loss", 0.4, into="plateau_length", log=True)
     for name, summary in [("p", results["p"].summary), ("p_train", p_train)]:

@@ -10,9 +10,9 @@ import pandas as pd
 
 from ... import claims, plotting
 from ...metrics import (add_cross_sample_factor, compare_fits, first_crossing, fit_offset_power_law, fit_power_law,
-                        mean_over_seeds, plateau_level)
+                        lack_of_fit_test, mean_over_seeds, plateau_level)
 from ...paper import PAPER
-from ...report import glue_figure, glue_number, glue_text, show_table
+from ...report import format_number, glue_figure, glue_number, glue_text, show_table
 from ...sweep import SweepResult
 from ...tasks import SingleLocationRegression
 from ..context import Context
@@ -72,6 +72,12 @@ def laws(tables: dict[str, pd.DataFrame], joint: pd.DataFrame) -> SimpleNamespac
     finite = joint[np.isfinite(joint["plateau_length"])]
     fits = compare_fits(finite, ["d", "T", "B"], paper)
     show_table(fits, "Figure 3: our power law and offset law beside the paper's law", index=True, key=True)
+    # The fit is on seed means (each point once); the test says whether the seeds could have been counted as points.
+    lof = lack_of_fit_test(tables["joint_seeds"], ["d", "T", "B"], "plateau_length")
+    show_table(pd.DataFrame([lof]), "Figure 3: lack-of-fit F test of the power law on every seed (small p: the law "
+                                    "misfits the points by more than seeds scatter; the fit above uses point means)")
+    glue_text("fig3_lack_of_fit", f"F = {lof['F']:.1f} on ({lof['df_lack']:.0f}, {lof['df_pure']:.0f}), "
+                                  f"p = {format_number(lof['p'], '.2g')}")
     offset = fit_offset_power_law(finite, ["d", "T", "B"])
     t_over_b = read.t_over_b_table(tables["T"], tables["B"])
     show_table(t_over_b, "Figure 3: each middle-panel plateau beside the B = 1 plateau at T/B")
