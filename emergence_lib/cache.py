@@ -126,6 +126,9 @@ def check_stored_record(record: Any, stem: str) -> None:
                          "migrate`, which seals files whose content checksum, key and schema hold")
     if record["checksum"] != record_checksum(record):
         raise ValueError("the record does not match the checksum written with it")
+    if record.get("format_version") != RESULTS_FORMAT_VERSION:
+        raise ValueError(f"its results format is {record.get('format_version')!r}, this code reads "
+                         f"{RESULTS_FORMAT_VERSION} (a newer checkout's file, or a damaged one)")
     check_key(record, stem)
     check_record(record)
 

@@ -22,8 +22,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .cache import (RESULTS_FORMAT_VERSION, SEALED, CacheError, ResultCache, content_checksum, record_checksum, run_key,
-                    special_file)
+from .cache import (RESULTS_FORMAT_VERSION, SEALED, CacheError, ResultCache, check_key, content_checksum, record_checksum,
+                    run_key, special_file)
+from .record_schema import check_record
 from .results import RunResult
 from .configs import TransformerRecallConfig, config_from_stored
 
@@ -77,8 +78,13 @@ def migrate(root: Path | str | None = None, dry_run: bool = False,
                 continue
             expected = (record_checksum(record) if record.get("checksum_covers") == SEALED
                         else content_checksum(record["summary"], record["curve"]))
-            if record.get("checksum") not in (None, expected):
-                raise CacheError(f"cannot migrate {old_path}: its content does not match its checksum")
+            if record.get("checksum") != expected:  # a file without one is never blessed by a re-keying
+                raise CacheError(f"cannot migrate {old_path}: its content does not match its checksum (or it has none)")
+            try:  # the old file's name is its old config's key, and it holds what a run writes
+                check_key(record, old_path.stem)
+                check_record(record)
+            except ValueError as exc:
+                raise CacheError(f"cannot migrate {old_path}: {exc}") from None
             config = config_from_stored(m.config_class.kind, new_config)  # validates the migrated config
             new_path = cache.path(config)
             moved.append((m.name, old_path, new_path))
@@ -109,8 +115,7 @@ def seal_records(root: Path | str | None = None, dry_run: bool = False, today: s
     it is (CacheError after the others are sealed). Special files are named, never read. Returns the sealed paths."""
     import datetime
 
-    from .cache import _canonical, check_key, config_dict
-    from .record_schema import check_record
+    from .cache import _canonical, config_dict
 
     cache = ResultCache(root)
     today = today or datetime.date.today().isoformat()

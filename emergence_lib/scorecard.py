@@ -335,8 +335,13 @@ def result_box(chapter: str) -> str:
 def _paper_cpu_cell(c: Claim) -> str:
     """A paper-scale cell from Table 1's settings (paper_cpu): ours, the verdict, and how much of the paper's grid."""
     doc = f"/chapters/{c.chapter}.ipynb"
-    where = (f"Table 1's model where the paper measured: {{glue:text}}`{doc}::t1m_runs:s` runs stored"
-             if c.key.startswith("table1.measured.") else f"Table 1's settings on {{glue:text}}`{doc}::t1_coverage:s`")
+    # Each registered grid's chapter glues how many of its runs are stored (its show function).
+    stored = {"table1.measured.": ("Table 1's model where the paper measured", "t1m_runs"),
+              "recall_t1.": ("Table 1's recall model", "rt1_runs"),
+              "table1.ablations.": ("Table 1's width", "t1a_runs")}
+    grid = next((v for k, v in stored.items() if c.key.startswith(k)), None)
+    where = (f"{grid[0]}: {{glue:text}}`{doc}::{grid[1]}:s` runs stored" if grid
+             else f"Table 1's settings on {{glue:text}}`{doc}::t1_coverage:s`")
     return f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s` {{glue:text}}`{doc}::{c.glue_key('status')}:s` ({where})"
 
 

@@ -130,3 +130,32 @@ def test_migrate_refuses_an_older_file_whose_content_or_key_does_not_hold(store)
         seal_records(store.root)
     assert _record(store, B)["checksum_covers"] == SEALED, "the good one is sealed"
     assert "checksum_covers" not in _record(store, A), "the bad one is left as it is"
+
+
+def test_a_rekeying_never_blesses_a_file_without_a_checksum_or_with_a_wrong_name(data_dir):
+    """The review's case: a legacy recall file with no checksum, a hand-edited crossing and a wrong name was sealed
+    by the re-keying migration. Now it is refused and left as it is."""
+    from emergence_lib.migrations import migrate
+
+    sys_path = __import__("tests.test_migrations", fromlist=["_legacy_recall_file"])
+    path, record = sys_path._legacy_recall_file(data_dir, seed=0)
+    del record["checksum"]
+    path.write_text(json.dumps(record))
+    with pytest.raises(CacheError, match="has none"):
+        migrate(data_dir)
+    assert path.exists()
+    path2, record2 = sys_path._legacy_recall_file(data_dir, seed=1)
+    path.unlink()
+    renamed = path2.with_name("0" * 20 + ".json")
+    path2.rename(renamed)
+    with pytest.raises(CacheError, match="key"):
+        migrate(data_dir)
+    assert renamed.exists()
+
+
+def test_whole_store_verify_names_a_file_of_another_results_format(store):
+    r = _record(store, A)
+    r["format_version"] = 99
+    _write(store, A, r)
+    n, bad = store.check_all()
+    assert len(bad) == 1 and "results format is 99" in bad[0]

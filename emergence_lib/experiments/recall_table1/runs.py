@@ -6,7 +6,7 @@ every run stops at ``stop_factor`` × its 50% crossing (``threshold``; the jump'
 this grid) and both 50% and the paper's 5% are read off its test-accuracy curve. A claim about the paper's law (a
 point's ratio) reads 5%, the law's own measure; each exponent is registered at both; LayerNorm, the learning-rate
 bracket, placement and Figure 5 read 50% (5% lies inside the plateau at 4 pairs, where answering any in-context value
-scores 1/N_pairs = 25%: `read.chance_in_context`).
+scores 1/N_pairs = 25%).
 
 Left out of paper_cpu, with the estimate that left them out (the paper's law × 1.5 × the step time measured at
 each shape, one thread): Figure 4 at (128, 16) and (256, 16), about 5 and 9 CPU-hours for 3 seeds; every

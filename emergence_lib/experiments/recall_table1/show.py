@@ -34,8 +34,9 @@ def _stored() -> tuple[RecallMeasured, dict[str, pd.DataFrame], dict[str, tuple[
 def _record(judge: Callable[[float, tuple[float, float]], claims.ClaimResult], key: str, row: dict, ready: bool,
             why: str, checked: list) -> str:
     """Judge claim ``key`` through ``judge`` (a `Context.record` call naming it) once every run it reads is stored
-    and its interval is finite; else glue "not run yet" with ``why``. Its status, or "not run"."""
-    if ready and np.isfinite(row["low"]) and np.isfinite(row["high"]):
+    (an interval that cannot be formed, a seed that never crossed, is judged inconclusive, never hidden); else glue
+    "not run yet" with ``why``. Its status, or "not run"."""
+    if ready:  # every run it reads is stored: judged, and a censored seed (no interval) is inconclusive
         result = judge(row["ours"], (row["low"], row["high"]))
         checked.append(result)
         return result.status
@@ -116,8 +117,9 @@ def figure5(ctx: Context) -> SimpleNamespace:
 
 def mechanism(ctx: Context) -> SimpleNamespace:
     """Figures 16 and 17 on Table 1's recall model: the placement shares (layer 4 selects, layer 3 copies) under
-    pre-LN and no LN, and repetition on the training distribution."""
-    _, tables, counts, results = _stored()
+    pre-LN and no LN, and repetition on the training distribution (glued: rt1_runs)."""
+    figure, tables, counts, results = _stored()
+    glue_text("rt1_runs", f"{sum(c[0] for c in counts.values())} of {len({r for r in figure.runs()})}")
     checked: list = []
     shares = read.placement_shares(results["placement"])
     ready = counts["placement"][0] == counts["placement"][1]
