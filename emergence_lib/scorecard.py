@@ -307,7 +307,7 @@ def result_box(chapter: str) -> str:
     lines = ["::::{admonition} What this chapter finds", ":class: tip", ""]
     # The verdicts registered before their runs lead (the evidence), but a point's ratio to a law, which its section's
     # table shows; then the laptop grid's (pinned) ones.
-    point = re.compile(r"\.T\d+_d\d+_B\d+$")
+    point = re.compile(r"\.(T\d+_d\d+_B\d+|V\d+_N\d+)$")  # a point against a law: its section's table shows it
     registered = sorted([c for c in mine if c.expected is None and not point.search(c.key)],
                         key=lambda c: not c.key.startswith("table1.measured."))  # where the paper measured, first
     shown = registered + [c for c in mine if c.scale != "paper_cpu"]
