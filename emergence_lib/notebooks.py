@@ -60,6 +60,28 @@ def _assigned_names(source: str) -> list[str]:
     return names
 
 
+def one_line_config_errors() -> None:
+    """In a chapter's kernel (under plain papermill or Jupyter): show a ConfigError, a bad parameter, as one line
+    naming what is allowed, not as a 60-line traceback. The cell still fails (papermill stops there). Outside IPython
+    this does nothing."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - chapters run in IPython
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+
+    def one_line(self: Any, etype: type, value: BaseException, tb: Any, tb_offset: Any = None) -> list[str]:
+        # IPython ignores what a custom handler returns when running a cell: show it (the kernel publishes it as
+        # the cell's error, which papermill reports).
+        stb = [f"{etype.__name__}: {value}"]
+        self._showtraceback(etype, value, stb)
+        return stb
+
+    shell.set_custom_exc((ConfigError,), one_line)
+
+
 def refuse_unknown_parameters() -> None:
     """Called by every chapter right after its parameters: stop on a parameter the chapter does not define.
 
@@ -73,6 +95,7 @@ def refuse_unknown_parameters() -> None:
     except ImportError:  # pragma: no cover - chapters run in IPython
         return
     shell = get_ipython()
+    one_line_config_errors()
     history = list(shell.user_ns.get("In", [])) if shell is not None else []
     for i, source in enumerate(history[1:], start=1):
         if source.splitlines()[:1] == ["# Parameters"]:  # papermill's injected cell

@@ -266,3 +266,20 @@ def test_verify_on_a_cpu_does_not_flag_a_run_stored_from_a_gpu(data_dir, capsys)
     assert cli(["verify", "figure6", "--sample", "1"]) == 0
     out = capsys.readouterr().out
     assert "recomputed 0" in out and "1 stored from a GPU, checked by checksum only" in out
+
+
+def test_under_plain_papermill_a_bad_parameter_is_one_clear_line_in_the_cell(tmp_path):
+    """Issue 37 item 5: the chapter's first cell after its parameters shows a bad value as one line naming what is
+    allowed (not a traceback through the library), and the run stops there."""
+    import nbformat
+    import papermill
+
+    chapter = CHAPTERS / "01_toy_model.ipynb"
+    out = tmp_path / "out.ipynb"
+    for params, allowed in (({"device": "gpu"}, "device must be"), ({"T_values": [-5], "scale": "smoke"}, "T_values")):
+        with pytest.raises(papermill.PapermillExecutionError):
+            papermill.execute_notebook(str(chapter), str(out), parameters=params, kernel_name="python3", cwd=str(CHAPTERS),
+                                       progress_bar=False)
+        errors = [o for c in nbformat.read(out, as_version=4).cells for o in c.get("outputs", []) if o.output_type == "error"]
+        assert len(errors) == 1 and errors[0].traceback == [f"ConfigError: {errors[0].evalue}"], errors
+        assert allowed in errors[0].evalue

@@ -135,7 +135,8 @@ class FigureConfig:
             raise ConfigError(
                 f"{self.name} at scale {self.scale!r} on a machine without a GPU: {est.describe()}. Say yes with "
                 f"-p confirm_cost True (a chapter), run(confirm_cost=True) (Python) or `python -m emergence_lib run "
-                f"FIGURE --scale {self.scale}`; or run the cheap scale instead: -p scale cpu")
+                f"FIGURE --scale {self.scale}{' --yes' if self.scale == 'paper' else ''}` (which proceeds); or run the "
+                f"cheap scale instead: -p scale cpu")
 
     def cached(self) -> tuple[dict[str, SweepResult], int, int]:
         """The sweeps' runs that the scale's cache holds, computing nothing: (results, runs cached, runs needed).
