@@ -896,14 +896,19 @@ def record_not_run(key: str, why: str) -> None:
     glue_text(c.glue_key("status"), MARK["not run"])
 
 
-def show_checked(results: list[ClaimResult], title: str) -> None:
-    """Display the claims a chapter checked as a titled table (MyST markdown, so their maths renders)."""
+def show_checked(results: list[ClaimResult], title: str, collapsed: bool = False) -> None:
+    """Display the claims a chapter checked as a titled table (MyST markdown, so their maths renders); ``collapsed``:
+    in a dropdown whose summary is the title (a section's own verdicts, which the chapter's result box also lists:
+    a page opens its verdict table and at most two key tables)."""
     from IPython.display import Markdown, display
 
-    rows = [f"**{title}**", "", "| Fig. | Claim | Paper | Ours | Reproduced if | Status |", "|---|---|---|---|---|---|"]
+    header = [f":::{{dropdown}} {title}", ""] if collapsed else [f"**{title}**", ""]
+    rows = header + ["| Fig. | Claim | Paper | Ours | Reproduced if | Status |", "|---|---|---|---|---|---|"]
     for r in results:
         row = r.row()
         rows.append("| " + " | ".join(_md(row[k]) for k in ("figure", "claim", "paper", "ours", "reproduced if", "status")) + " |")
+    if collapsed:
+        rows += ["", ":::"]
     display(Markdown("\n".join(rows)))
 
 
