@@ -243,7 +243,8 @@ def verdict_summary(folder: str | None = None) -> str:
     lines = [
         f"* **Registered before their runs, on the paper's own model (Table 1):** {len(reg_t1)} claims: "
         f"{_count_text(reg_t1['status'])} ({{doc}}`chapters/03_transformer`, Figure 3; "
-        f"{{doc}}`chapters/04_associative_recall` and {{doc}}`chapters/A5_recall_mechanism`, recall)."]
+        f"{{doc}}`chapters/04_associative_recall` and {{doc}}`chapters/A5_recall_mechanism`, recall; "
+        f"{{doc}}`chapters/A4_transformer_ablations`, Figures 14 and 15)."]
     if len(reg_other):
         lines.append(f"* **Registered before their runs, on the laptop grid** (fresh seeds): {len(reg_other)} claims: "
                      f"{_count_text(reg_other['status'])}.")
