@@ -12,7 +12,7 @@ from ... import plotting
 from ...paper import PAPER
 from . import read
 from .runs import TASK_VARIANTS, AblationGrid
-from ...metrics import compare_fits, fit_power_law, mean_over_seeds, t_quantile_975
+from ...metrics import compare_fits, fit_power_law, lack_of_fit_test, mean_over_seeds, t_quantile_975
 from ...report import glue_figure, glue_number, glue_text, show_table
 from ...sweep import SweepResult
 from ..context import Context
@@ -258,3 +258,31 @@ def figure15(res15: Results, grid: AblationGrid, chosen: dict[str, float], ctx: 
     checked += [ctx.record_fit("figure15.adam_d_exponent", fits15["adam"], "d"),
                 ctx.record_fit("figure15.adam_T_exponent", fits15["adam"], "T")]
     return SimpleNamespace(fits15=fits15, tables15=tables15, both=both, checked=checked)
+
+
+def lack_of_fit(res13: Results, res14: Results, res15: Results) -> pd.DataFrame:
+    """Every fit of this chapter (Figures 13–15) with the lack-of-fit F test of its law on every seed (issue 36
+    item 5). Each fit above is on point means, so its intervals stand whatever the test says; the test says whether
+    the law misfits the points by more than seeds scatter, i.e. whether counting seeds as points would have been
+    wrong. Figure 13 has one seed per configuration: no pure error, no test (glued: a4_lack_of_fit)."""
+    arch = res13["architectures"].summary.rename(columns={"n_layers": "layers", "n_heads": "heads"})
+    fits = [("Figure 13: d, T, layers, heads", arch, ["d", "T", "layers", "heads"])]
+    fits += [(f"Figure 14 ({name}): d, T", res14[name].summary, ["d", "T"]) for name in TASK_VARIANTS]
+    fits += [(f"Figure 15 ({opt.upper()}): d, T", res15[opt].summary, ["d", "T"]) for opt in ("sgd", "adam")]
+    rows = []
+    for fit, runs, predictors in fits:
+        finite = runs[np.isfinite(runs["plateau_length"])]
+        lof = lack_of_fit_test(finite, predictors, "plateau_length")
+        rows.append({"fit": fit, "points": finite.groupby(predictors).ngroups, "runs": len(finite), **lof,
+                     "rejects at 5%": bool(lof["p"] < 0.05) if np.isfinite(lof["p"]) else None})
+    table = pd.DataFrame(rows)
+    tested = table[np.isfinite(table["p"])]
+    rejected = tested[tested["rejects at 5%"] == True]  # noqa: E712 (a column of True, False and None)
+    untested = table[~np.isfinite(table["p"])]
+    parts = [f"the test rejects the law in {len(rejected)} of the {len(tested)} fits it can test"
+             + (f" ({', '.join(rejected['fit'])})" if len(rejected) else "")]
+    if len(untested):
+        parts.append(f"it cannot test {', '.join(untested['fit'])}, which has one seed per configuration "
+                     "(no scatter of seeds to compare the misfit with)")
+    glue_text("a4_lack_of_fit", "; ".join(parts))
+    return table
