@@ -45,7 +45,7 @@ from .cache import CacheError, ResultCache, differences, kind_version, reproduce
 from .results import RunResult
 from .configs import RUN_CONFIGS, SCALES, ConfigError, Scale, check_scale
 from .devices import resolve_device
-from .estimate import Estimate, StoredRatios, estimate
+from .estimate import Estimate, StoredRatios, estimate, stored_step_seconds
 from .executors import EXECUTORS, check_executor
 from .migrations import migrate
 from .experiments import figures
@@ -107,8 +107,9 @@ def cmd_run(args: argparse.Namespace) -> None:
 
 
 def cpu_estimate(missing: list[Any], stored: Sequence[Any] = ()) -> Estimate | None:
-    """For the Transformer runs in ``missing``: their CPU time here, from one timing of each distinct shape and the
-    law moved by what the ``stored`` runs measured against it (`estimate.StoredRatios`); None when no Transformer
+    """For the Transformer runs in ``missing``: their CPU time here, from the seconds a step the ``stored`` runs of a
+    shape took (`estimate.stored_step_seconds`) or else one timing of the shape, and the law moved by what the
+    ``stored`` runs measured against it (`estimate.StoredRatios`); None when no Transformer
     run is missing (the toy model's runs take seconds)."""
     transformer = [r for r in missing if r.kind in ("transformer_regression", "transformer_recall")]
     if not transformer:
@@ -116,7 +117,7 @@ def cpu_estimate(missing: list[Any], stored: Sequence[Any] = ()) -> Estimate | N
     cache = ResultCache(on_corrupt="recompute")
     summaries = [(r, res.summary) for r in stored if (res := cache.load(r)) is not None]
     return estimate(transformer, progress=lambda line: print(line, flush=True),
-                    ratios=StoredRatios.from_stored(summaries))
+                    ratios=StoredRatios.from_stored(summaries), stored_seconds=stored_step_seconds(summaries))
 
 
 def cmd_status(args: argparse.Namespace) -> None:

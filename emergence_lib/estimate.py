@@ -2,7 +2,8 @@
 
 A run's cost is (seconds per step of its shape) × (steps it will train). The first factor depends on the
 sequence length, the width, the depth, the heads, the batch and the model, not on the seed, the learning rate or
-the data's repetition: each distinct shape is timed once, here and now (`step_seconds`). The second comes from
+the data's repetition: a shape with stored runs is priced at what they took (`stored_step_seconds`, evaluations
+included), any other is timed once, here and now (`step_seconds`). The second comes from
 the paper's own law for the run's task (`expected_steps`: Figure 3's for regression, Figure 4's for recall),
 times the run's stop factor, never past ``max_steps``; ``max_steps`` alone gives an upper bound.
 Timing only the first (smallest) run of a grid understates a paper grid several-fold: its largest shapes are
@@ -141,6 +142,18 @@ class StoredRatios:
         return self.by_point.get(_point(run), self.by_kind.get(run.kind, 1.0))
 
 
+def stored_step_seconds(stored: Iterable[tuple[Any, dict]]) -> dict[tuple, tuple[float, int]]:
+    """Seconds a step that stored runs measured, per shape: the median over the runs of that shape of their
+    ``seconds`` over ``steps_run`` (evaluations included, as a run pays them), and how many runs. A shape with stored
+    runs need not be timed again: this is what its runs cost here, and it costs nothing to read."""
+    per: dict[tuple, list[float]] = {}
+    for run, summary in stored:
+        seconds, steps = summary.get("seconds"), summary.get("steps_run")
+        if isinstance(steps, int) and steps > 0 and isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0:
+            per.setdefault(shape_of(run), []).append(seconds / steps)
+    return {shape: (float(pd.Series(v).median()), len(v)) for shape, v in per.items()}
+
+
 @dataclass(frozen=True)
 class Estimate:
     """CPU time of a set of runs, per shape and in all: expected (law) and at most (``max_steps``)."""
@@ -157,7 +170,9 @@ class Estimate:
 
     def describe(self) -> str:
         kinds = ", ".join(f"{n} {kind} runs" for kind, n in self.table["kind"].value_counts().sort_index().items())
-        return (f"{kinds} of {self.table['shape'].nunique()} shapes (each shape timed just now): about "
+        read = self.table.loc[self.table["s_per_step_from"] != "timed", "shape"].nunique()
+        how = "each shape timed just now" if not read else f"{read} read from stored runs, the rest timed just now"
+        return (f"{kinds} of {self.table['shape'].nunique()} shapes ({how}): about "
                 f"{self.expected_hours:,.1f} CPU-hours from the paper's law times what stored runs like them measured "
                 f"against it, at most "
                 f"{self.bound_hours:,.1f} if every run trains to its max_steps")
@@ -165,10 +180,11 @@ class Estimate:
     def table_text(self) -> str:
         """One line per shape, in the runs' order: runs, seconds a step (timed), expected steps and CPU-hours."""
         t = self.table
-        lines = ["shape (kind, T or V, d or pairs, ...)  runs  s/step  expected steps  CPU-h"]
+        lines = ["shape (kind, T or V, d or pairs, ...)  runs  s/step  expected steps  CPU-h  s/step from"]
         for shape, g in t.groupby("shape", sort=False):
             lines.append(f"{str(shape[:3]):<38} {len(g):>4}  {g['s_per_step'].iloc[0]:6.3f}  "
-                         f"{g['expected_steps'].mean():>14,.0f}  {g['expected_s'].sum() / 3600:5.2f}")
+                         f"{g['expected_steps'].mean():>14,.0f}  {g['expected_s'].sum() / 3600:5.2f}  "
+                         f"{g['s_per_step_from'].iloc[0]}")
         return "\n".join(lines)
 
     def cheapest_first(self, runs: Sequence[Any]) -> list[Any]:
@@ -178,15 +194,29 @@ class Estimate:
 
 
 def estimate(runs: Iterable[Any], timer: Callable[[Any], float] | None = None,
-             progress: Callable[[str], None] | None = None, ratios: Callable[[Any], float] | None = None) -> Estimate:
-    """Time every distinct shape of ``runs`` and multiply by each run's expected steps (the law's, moved by
-    ``ratios``: what stored runs like it measured, `StoredRatios`)."""
+             progress: Callable[[str], None] | None = None, ratios: Callable[[Any], float] | None = None,
+             stored_seconds: dict[tuple, tuple[float, int]] | None = None) -> Estimate:
+    """Time every distinct shape of ``runs`` that ``stored_seconds`` (`stored_step_seconds`) does not already price,
+    and multiply by each run's expected steps (the law's, moved by ``ratios``: what stored runs like it measured,
+    `StoredRatios`)."""
     runs = list(runs)
-    per_step = step_seconds(runs, timer, progress)
+    stored_seconds = stored_seconds or {}
+    to_time = [r for r in runs if shape_of(r) not in stored_seconds]
+    per_step = step_seconds(to_time, timer, progress) if to_time else {}
+    source = {shape: "timed" for shape in per_step}
+    for shape in dict.fromkeys(shape_of(r) for r in runs):
+        if shape in stored_seconds:
+            per_step[shape], n = stored_seconds[shape]
+            source[shape] = f"{n} stored run{'s' if n != 1 else ''}"
+            if progress is not None:
+                progress(f"shape {shape[:3]}: {per_step[shape]:.3f} s a step, the median of {source[shape]} "
+                         "(evaluations included)")
     rows = []
     for r in runs:
         shape = shape_of(r)
         steps = expected_steps(r, ratios(r) if ratios is not None else 1.0)
-        rows.append({"run": run_key(r), "kind": r.kind, "shape": shape, "s_per_step": per_step[shape], "expected_steps": steps,
+        rows.append({"run": run_key(r), "kind": r.kind, "shape": shape, "s_per_step": per_step[shape],
+                     "s_per_step_from": source[shape], "expected_steps": steps,
                      "expected_s": steps * per_step[shape], "bound_s": r.max_steps * per_step[shape]})
-    return Estimate(pd.DataFrame(rows, columns=["run", "kind", "shape", "s_per_step", "expected_steps", "expected_s", "bound_s"]))
+    return Estimate(pd.DataFrame(rows, columns=["run", "kind", "shape", "s_per_step", "s_per_step_from",
+                                                "expected_steps", "expected_s", "bound_s"]))

@@ -304,3 +304,24 @@ def test_the_estimate_moves_the_law_by_what_stored_runs_measured():
     never = StoredRatios.from_stored([(done[0], {"plateau_length": float("nan")})])
     assert never(done[0]) == 1.0, "a run that never crossed says nothing of the ratio"
     assert expected_steps(done[0], ratios(done[0])) == pytest.approx(4 * law * 1.5)
+
+
+def test_a_shape_with_stored_runs_is_priced_at_what_they_took_and_not_timed():
+    """The estimate reads a shape's seconds a step from its stored runs (their median, evaluations included) and
+    times only the shapes with none stored; a run without seconds or steps says nothing."""
+    from emergence_lib.estimate import estimate, shape_of, stored_step_seconds
+
+    done = [TransformerRegressionConfig(T=32, d=16, seed=s) for s in (0, 1, 2)]
+    stored = [(done[0], {"seconds": 100.0, "steps_run": 100}), (done[1], {"seconds": 300.0, "steps_run": 100}),
+              (done[2], {"seconds": 900.0, "steps_run": 100}),
+              (TransformerRegressionConfig(T=64, d=16), {"seconds": 5.0, "steps_run": 0})]
+    seconds = stored_step_seconds(stored)
+    assert seconds == {shape_of(done[0]): (3.0, 3)}, "the median of 1, 3 and 9; a run of 0 steps is left out"
+    timed: list = []
+    missing = [TransformerRegressionConfig(T=32, d=16, seed=5), TransformerRegressionConfig(T=64, d=16, seed=5)]
+    lines: list[str] = []
+    e = estimate(missing, timer=lambda r: timed.append(r) or 0.5, progress=lines.append, stored_seconds=seconds)
+    assert [shape_of(r) for r in timed] == [shape_of(missing[1])], "only the shape with nothing stored is timed"
+    assert list(e.table["s_per_step"]) == [3.0, 0.5]
+    assert list(e.table["s_per_step_from"]) == ["3 stored runs", "timed"]
+    assert "1 read from stored runs" in e.describe() and any("median of 3 stored runs" in line for line in lines)
