@@ -395,9 +395,10 @@ class ResultCache:
     def prune_plan(self, current_versions: dict[str, int], leftover_after_s: float = 3600.0) -> dict[str, list[Path]]:
         """What `prune` may remove, and what it keeps: ``older`` (older code), ``unreachable`` (current code, but the
         file's name is not the key of the config it holds: no run can reach it), ``leftover`` (temporary, draft and
-        stale-lock files older than ``leftover_after_s``: an interrupted write's remains), and ``newer`` (a newer
-        checkout's runs: kept)."""
-        plan: dict[str, list[Path]] = {"older": [], "unreachable": [], "leftover": [], "newer": []}
+        stale-lock files older than ``leftover_after_s``: an interrupted write's remains), ``newer`` (a newer
+        checkout's runs: kept) and ``damaged`` (a name that is not its config's key and a checksum that fails: a
+        hand-edited record, kept for `verify` to name)."""
+        plan: dict[str, list[Path]] = {"older": [], "unreachable": [], "leftover": [], "newer": [], "damaged": []}
         now = time.time()
         for kind, version in sorted(current_versions.items()):
             folder = self.root / kind
@@ -415,7 +416,10 @@ class ResultCache:
                 elif fmt < RESULTS_FORMAT_VERSION or kv < version:
                     plan["older"].append(path)
                 elif path.stem != stored_key(kind, config, kv):
-                    plan["unreachable"].append(path)
+                    # A hand-damaged record looks unreachable too (its config edited): only a file whose checksum
+                    # holds is removed; the rest is kept and named, for `verify` (nothing stored is lost).
+                    intact = record.get("checksum_covers") == SEALED and record.get("checksum") == record_checksum(record)
+                    plan["unreachable" if intact else "damaged"].append(path)
             for pattern in (".*.tmp", ".*.draft", ".*.stale"):
                 for path in sorted(folder.glob(pattern)):
                     try:

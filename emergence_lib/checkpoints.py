@@ -108,7 +108,10 @@ class Checkpoint:
         if not self.state_path.is_file():
             return None
         try:
-            payload = torch.load(self.state_path, map_location="cpu", weights_only=False)
+            # Tensors, containers, numbers and numpy arrays (the numpy random stream) only: a planted file that
+            # names any other global is refused, never run (weights_only), and the run starts over.
+            with torch.serialization.safe_globals(_numpy_globals()):
+                payload = torch.load(self.state_path, map_location="cpu", weights_only=True)
         except Exception:  # a truncated or foreign file: start over (the run is recomputed, nothing is lost)
             return None
         if not isinstance(payload, dict) or payload.get("keys") != list(self.keys):
@@ -123,13 +126,31 @@ class Checkpoint:
                 pass
 
 
+def _numpy_globals() -> list:
+    """What a checkpoint may name beyond tensors: numpy arrays and their dtypes (a generator's state)."""
+    import numpy as np
+
+    core = getattr(np, "_core", None) or np.core  # numpy 2 names it _core
+    return [np.ndarray, core.multiarray._reconstruct, np.dtype] + [
+        getattr(np.dtypes, n) for n in dir(np.dtypes) if n.endswith("DType")]
+
+
+MAX_INFO_BYTES = 1_000_000  # a checkpoint's description is a few hundred bytes
+
+
 def progress(folder: Path, key: str) -> dict[str, Any] | None:
-    """The description of the checkpoint holding run ``key`` (alone or in a chunk): {"step", "max_steps", ...}."""
+    """The description of the checkpoint holding run ``key`` (alone or in a chunk): {"step", "max_steps", ...}.
+    Only a regular file of a sane size is read: a FIFO, a device or a huge file there is passed over, never opened."""
+    import stat as st
+
     folder = Path(folder)
     direct = folder / f"{key}.json"
     candidates = [direct] if direct.is_file() else sorted(folder.glob("chunk-*.json")) if folder.is_dir() else []
     for path in candidates:
         try:
+            info_stat = path.stat()
+            if not st.S_ISREG(info_stat.st_mode) or info_stat.st_size > MAX_INFO_BYTES:
+                continue
             info = json.loads(path.read_text())
         except (OSError, ValueError):
             continue

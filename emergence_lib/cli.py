@@ -77,6 +77,9 @@ def cmd_run(args: argparse.Namespace) -> None:
     fig = _figure(args.figure, args.scale)
     # From the command line a corrupt file is reported by name and recomputed, never used.
     cache = ResultCache(on_corrupt="recompute")
+    if not cache.root.is_dir():  # a new store, or a mistyped $EMERGENCE_DATA_DIR: said before anything is made there
+        print(f"no store at {cache.root} yet: a new store is made there (set EMERGENCE_DATA_DIR to use another)",
+              flush=True)
     # Every sweep's missing (or unusable) runs can be stored, before the first one computes; a complete store that
     # is read-only is fine.
     cache.check_writable([r for r in {run_key(r): r for r in fig.runs()}.values()
@@ -122,6 +125,7 @@ def cpu_estimate(missing: list[Any], stored: Sequence[Any] = ()) -> Estimate | N
 
 def cmd_status(args: argparse.Namespace) -> None:
     fig = _figure(args.figure, args.scale)
+    _store_exists()  # a mistyped store is named, never read as "every run missing"
     cache = ResultCache(on_corrupt="recompute")
     total_missing = 0
     folder = checkpoints.folder_for(cache.root)
@@ -153,7 +157,7 @@ def needed_elsewhere(figure: str, scale: str) -> dict[str, list[str]]:
 def cmd_clear(args: argparse.Namespace) -> None:
     """Remove the figure's cached runs that no other figure (or scale) needs; --force removes those too."""
     fig = _figure(args.figure, args.scale)
-    cache = ResultCache()
+    cache = _store_exists()
     shared = {} if args.force else needed_elsewhere(args.figure, args.scale)
     kept: Counter[str] = Counter()
     folders = [cache.path(r) for r in fig.runs() if cache.path(r).is_dir()]
@@ -170,8 +174,7 @@ def cmd_clear(args: argparse.Namespace) -> None:
         doomed.append(path)
     if not args.dry_run:
         _check_removable(doomed)
-        for path in doomed:
-            path.unlink()
+        _remove(doomed)
     removed = len(doomed)
     verb = "would remove" if args.dry_run else "removed"
     print(f"{verb} {removed} cached runs of {args.figure} at scale {args.scale!r}")
@@ -193,7 +196,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"{n} stored files checked against their checksums: {n - len(corrupt)} intact, {len(corrupt)} bad")
         return 1 if corrupt else 0
     fig = _figure(args.figure, args.scale)
-    cache = ResultCache()
+    cache = _store_exists()
     runs = sorted({run_key(r): r for r in fig.runs()}.items())
     stored, missing, bad = [], 0, 0
     for _, run in runs:
@@ -210,7 +213,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         stored.append(run)
     # A run trained on a GPU rounds differently at every step, and its trajectory is not a CPU's to the last digit:
     # it is checked against its checksum above, but not recomputed here (a GPU machine's verify recomputes it).
-    on_gpu = [r for r in stored if not str(json.loads(cache.path(r).read_text()).get("meta", {}).get("device", "cpu")).startswith("cpu")]
+    on_gpu = [r for r in stored if str(json.loads(cache.path(r).read_text()).get("meta", {}).get("device", "cpu")).startswith(("cuda", "mps"))]
     comparable = [r for r in stored if r not in on_gpu]
     sample = random.Random(args.seed).sample(comparable, min(args.sample, len(comparable)))
     differ = 0
@@ -235,8 +238,7 @@ def cmd_prune(args: argparse.Namespace) -> None:
     gone = plan["older"] + plan["unreachable"] + plan["leftover"]
     if not args.dry_run:
         _check_removable(gone)
-        for path in gone:
-            path.unlink(missing_ok=True)
+        _remove(gone)
     by_kind = Counter(path.parent.name for path in plan["older"])
     verb = "would remove" if args.dry_run else "removed"
     print(f"{verb} {len(plan['older'])} stored runs of older code" + "".join(f"; {n} of {k}" for k, n in sorted(by_kind.items())))
@@ -245,6 +247,9 @@ def cmd_prune(args: argparse.Namespace) -> None:
               f"and {len(plan['leftover'])} leftovers of interrupted writes")
     if plan["newer"]:
         print(f"kept {len(plan['newer'])} stored runs of newer code (another checkout's; update this one to use them)")
+    if plan["damaged"]:
+        print(f"kept {len(plan['damaged'])} files whose checksum fails (edited or damaged; `python -m emergence_lib "
+              f"verify` names them), e.g. {plan['damaged'][0]}")
 
 
 def cmd_migrate(args: argparse.Namespace) -> None:
@@ -258,7 +263,8 @@ def cmd_migrate(args: argparse.Namespace) -> None:
     if args.dry_run and sealed:
         print(f"would seal {len(sealed)} stored runs (a checksum over the whole record)")
     if not moved and not sealed:
-        print("nothing to migrate" if args.dry_run else "re-keyed none; every stored run is sealed")
+        print("nothing to migrate" if args.dry_run else "re-keyed none and sealed none (a file that fails its "
+              "checksum is left as it is: `python -m emergence_lib verify` names it)")
 
 
 def _check_parameters(chapter: str, given: dict[str, Any]) -> None:
@@ -276,9 +282,18 @@ def _check_parameters(chapter: str, given: dict[str, Any]) -> None:
 
 
 def cmd_execute(args: argparse.Namespace) -> None:
+    from papermill.exceptions import PapermillExecutionError
+
     given = {name: parse_value(v) for name, v in args.parameter}
     _check_parameters(args.chapter, given)
-    print(execute(args.chapter, args.out, **given))
+    if "device" in given:
+        resolve_device(given["device"])  # an unavailable device (cuda here) is one line now, not in the kernel
+    try:
+        print(execute(args.chapter, args.out, **given))
+    except PapermillExecutionError as exc:
+        if exc.ename == "ConfigError":  # a bad input found inside the chapter: its one line, not the cell's traceback
+            raise ConfigError(f"{args.chapter}: {exc.evalue}") from None
+        raise
 
 
 def cmd_prepare(args: argparse.Namespace) -> None:
@@ -323,6 +338,20 @@ def _check_removable(paths: list[Path]) -> None:
             probe.unlink()
         except OSError as exc:
             raise ConfigError(f"cannot remove files under {folder} ({exc.strerror or exc}); nothing was removed") from None
+    for path in paths:  # an immutable file in a writable folder refuses writing, even to root (chattr +i)
+        if path.is_file() and not os.access(path, os.W_OK):
+            raise ConfigError(f"cannot remove {path} (it refuses changes: immutable or read-only); nothing was removed")
+
+
+def _remove(paths: list[Path]) -> None:
+    """Remove ``paths`` (checked by `_check_removable` first); one that refuses anyway stops it in one line that
+    says how many were removed before it."""
+    for i, path in enumerate(paths):
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"cannot remove {path} ({exc.strerror or exc}); {i} files were removed before it, "
+                              f"{len(paths) - i} kept") from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -379,6 +408,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always")
+            # A warning (a corrupt file set aside to be recomputed, say) is one line, not Python's two.
+            warnings.showwarning = lambda message, *_a, **_k: print(f"warning: {message}", file=sys.stderr)
             return args.fn(args) or 0
     except (ConfigError, CacheError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -386,7 +417,8 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyboardInterrupt, Terminated) as exc:
         # The sweep has killed its workers and released its claims; every finished run is stored. Exit at once:
         # Python 3.11's process pools can hang the interpreter's own exit once their workers were killed.
-        print("interrupted: every finished run is stored; rerun the command to compute the rest", file=sys.stderr)
+        print("interrupted: every finished run is stored; rerun the command to compute the rest" if args.verb == "run"
+              else f"interrupted: {args.verb} stopped before it finished", file=sys.stderr)
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(130 if isinstance(exc, KeyboardInterrupt) else 143)

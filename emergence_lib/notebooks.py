@@ -126,12 +126,21 @@ CHAPTERS_DIR = Path(__file__).resolve().parent.parent / "chapters"
 
 
 def _check_out(chapter: Path, out: Path) -> None:
-    """Refuse, before any compute, an output that would replace the chapter itself or any committed chapter (inside
+    """Refuse, before any compute, an output that would replace the chapter itself, any committed chapter (inside
     any folder named ``chapters`` that holds notebooks: this checkout's, another's, or the user's own when the
-    library is an installed copy), or that cannot be written (an immutable file, a name too long)."""
+    library is an installed copy) or any file git tracks in whatever checkout, that is not a notebook file, that is
+    a hard link (writing it rewrites its other names), or that cannot be written (an immutable file, a name too
+    long)."""
     target = out.resolve()
     if target == chapter.resolve():
         raise ConfigError(f"the output {out} is the chapter itself; name another file")
+    if target.suffix != ".ipynb":
+        raise ConfigError(f"the output {out} is not a notebook file; name a .ipynb file")
+    if target.is_file():
+        if target.stat().st_nlink > 1:  # writing it would rewrite every other name of the same file
+            raise ConfigError(f"the output {out} is a hard link shared with another file; write it elsewhere")
+        if _tracked_by_git(target):
+            raise ConfigError(f"the output {out} is a file git tracks; write it elsewhere")
     for folder in target.parents:
         if folder.name == "chapters" and any(folder.glob("*.ipynb")):
             raise ConfigError(f"the output {out} is inside {folder}, beside committed chapters; write it elsewhere")
@@ -149,6 +158,18 @@ def _check_out(chapter: Path, out: Path) -> None:
         probe.unlink()
     except OSError as exc:
         raise ConfigError(f"cannot write the output {out}: {exc.strerror or exc}") from None
+
+
+def _tracked_by_git(path: Path) -> bool:
+    """Whether ``path`` is a file committed to the git work tree it sits in (any checkout; False without git)."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "-C", str(path.parent), "ls-files", "--error-unmatch", "--", path.name],
+                              capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
 
 
 def prepare(chapter: str | Path, out: str | Path, **parameters: Any) -> Path:

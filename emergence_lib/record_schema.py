@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
+import re
 from typing import Any
 
 FIELDS = {"format_version", "kind", "kind_version", "key", "config", "summary", "curve", "checksum", "checksum_covers",
@@ -117,5 +118,8 @@ def check_record(record: Any) -> None:
         raise ValueError(f"config is a {type(record['config']).__name__}, not a mapping of fields")
     if len(json.dumps(record["meta"], allow_nan=True)) > MAX_META_BYTES:
         raise ValueError(f"meta is over {MAX_META_BYTES:,} bytes")
+    device = record["meta"].get("device", "cpu")
+    if not isinstance(device, str) or not re.fullmatch(r"cpu|cuda(:\d+)?|mps", device):
+        raise ValueError(f"meta device is {device!r}, not a device name (cpu, cuda[:N], mps)")
     _summary(record["summary"])
     _curve(record["curve"])

@@ -116,6 +116,13 @@ def _step_floor_seconds(c: Any) -> float:
     return 6 * 12 * layers * width * width * tokens / FASTEST_FLOPS
 
 
+def _say(line: str) -> None:
+    """A progress line of the long-work estimate, on stderr (stdout may be a table a caller reads)."""
+    import sys
+
+    print(f"estimating the CPU time first: {line}", file=sys.stderr, flush=True)
+
+
 def guard_long_work(missing: Sequence[Any], device: str, confirm_cost: bool) -> None:
     """Refuse, before any compute, missing Transformer runs on a CPU estimated above `LONG_WORK_HOURS`, unless the
     caller (``confirm_cost``) or the process (`confirm_long_work`) said yes. Wherever the work starts: a figure, a
@@ -130,7 +137,7 @@ def guard_long_work(missing: Sequence[Any], device: str, confirm_cost: bool) -> 
 
     if sum(expected_steps(c) * _step_floor_seconds(c) for c in transformer) < LONG_WORK_HOURS * 3600:
         return  # even at a rate no CPU here reaches, it is short
-    est = estimate(transformer)
+    est = estimate(transformer, progress=_say)  # a line per shape: timing takes seconds each, minutes in all
     if est.expected_hours > LONG_WORK_HOURS:
         raise ConfigError(f"{est.describe()}, on a machine without a GPU: say yes with confirm_cost=True (a chapter's "
                           "-p confirm_cost True, or emergence_lib.experiments.confirm_long_work(True)), or run it "

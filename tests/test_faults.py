@@ -193,6 +193,9 @@ def test_prune_keeps_newer_code_and_removes_unreachable_files_and_old_leftovers(
     newer.write_text(json.dumps(dict(json.loads(current.read_text()), kind_version=99)))
     unreachable = current.with_name("2" * 20 + ".json")
     unreachable.write_text(current.read_text())  # current code, but its name is no config's key
+    damaged = current.with_name("3" * 20 + ".json")  # a config edited by hand: unreachable too, but its checksum fails
+    record = json.loads(current.read_text())
+    damaged.write_text(json.dumps(dict(record, config=dict(record["config"], T=9))))
     old_tmp, fresh_tmp = current.with_name(".x.tmp"), current.with_name(".y.tmp")
     old_tmp.write_text("half"), fresh_tmp.write_text("in flight")
     os.utime(old_tmp, (time.time() - 7200, time.time() - 7200))
@@ -200,6 +203,7 @@ def test_prune_keeps_newer_code_and_removes_unreachable_files_and_old_leftovers(
     out = capsys.readouterr().out
     assert newer.exists() and "kept 1 stored runs of newer code" in out, "an older checkout never deletes a newer one's runs"
     assert not unreachable.exists() and not old_tmp.exists() and fresh_tmp.exists() and current.exists()
+    assert damaged.exists() and "kept 1 files whose checksum fails" in out, "a damaged record is named, never deleted"
 
 
 def test_the_paper_scale_on_a_cpu_asks_for_yes_with_an_estimate(data_dir, capsys, monkeypatch):

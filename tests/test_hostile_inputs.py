@@ -117,7 +117,8 @@ def test_argument_errors_and_non_notebooks_are_one_line(argv, capsys, tmp_path, 
     _one_line_error(capsys)
 
 
-@pytest.mark.parametrize("verb", [["verify"], ["prune"], ["migrate"]])
+@pytest.mark.parametrize("verb", [["verify"], ["prune"], ["migrate"], ["status", "figure1"], ["verify", "figure1"],
+                                  ["clear", "figure1", "--force"]])
 def test_a_missing_store_is_named_not_read_as_empty(verb, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("EMERGENCE_DATA_DIR", str(tmp_path / "typo"))
     assert cli(verb) == 2
@@ -200,3 +201,119 @@ def test_long_work_is_refused_where_all_training_passes(data_dir, monkeypatch):
     assert not list(data_dir.rglob("*.json")), "nothing trained before the user agreed"
     monkeypatch.setattr(estimate_module, "step_seconds", lambda *a, **k: pytest.fail("a small sweep was timed"))
     run_sweep([TransformerRegressionConfig(T=8, d=4, d_model=16, d_qk=4, max_steps=20)], None, progress=False)
+
+
+def test_outputs_never_land_on_a_tracked_file_a_hard_link_or_a_non_notebook(tmp_path, capsys, monkeypatch):
+    """A hostile round after issue 37: the output guard knew only folders named chapters/; a file git tracks in any
+    checkout, a hard link to one, and a file that is not a notebook are refused too, before any kernel."""
+    import subprocess
+
+    import papermill
+
+    monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("a notebook was written"))
+    other = tmp_path / "other"
+    other.mkdir()
+    theirs = other / "intro.ipynb"
+    shutil.copy(ROOT / "chapters" / "01_toy_model.ipynb", theirs)
+    subprocess.run(["git", "init", "-q", str(other)], check=True)
+    subprocess.run(["git", "-C", str(other), "add", "intro.ipynb"], check=True)
+    chapter = str(ROOT / "chapters" / "01_toy_model.ipynb")
+    assert cli(["execute", chapter, str(theirs), "-p", "scale", "smoke"]) == 2
+    assert "git tracks" in _one_line_error(capsys)
+    linked = tmp_path / "links"
+    linked.mkdir()
+    os.link(theirs, linked / "01_toy_model.ipynb")
+    assert cli(["prepare", "--scale", "smoke", "--out", str(linked), chapter]) == 2
+    assert "hard link" in _one_line_error(capsys)
+    assert cli(["execute", chapter, str(tmp_path / "README.md"), "-p", "scale", "smoke"]) == 2
+    assert "not a notebook" in _one_line_error(capsys)
+
+
+def test_a_file_that_refuses_removal_stops_clear_and_prune_before_anything_is_removed(data_dir, monkeypatch, capsys):
+    """An immutable file in a writable folder (chattr +i): every file is checked before any is removed; and an
+    unlink that fails anyway is one line saying how many went before it."""
+    from emergence_lib.experiments import Figure1
+    from emergence_lib.runs import runner_for
+
+    cache = ResultCache(data_dir)
+    runs = Figure1(scale="cpu").runs()[:2]
+    for run, result in zip(runs, runner_for(runs[0].kind)(runs, device="cpu")):
+        cache.save(run, result)
+    paths = [cache.path(r) for r in runs]
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **k: False if Path(p) == paths[1] else real_access(p, mode, **k))
+    assert cli(["clear", "figure1", "--force"]) == 2
+    assert "nothing was removed" in _one_line_error(capsys) and all(p.exists() for p in paths)
+    monkeypatch.setattr(os, "access", real_access)
+    real_unlink = Path.unlink
+
+    def refuse(self, *a, **k):
+        if self == paths[1]:
+            raise PermissionError(1, "Operation not permitted")
+        return real_unlink(self, *a, **k)
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    assert cli(["clear", "figure1", "--force"]) == 2
+    assert "1 files were removed before it" in _one_line_error(capsys) and paths[1].exists()
+
+
+def test_a_special_or_huge_file_among_checkpoints_is_passed_over_never_read(tmp_path):
+    """`status` reads checkpoint descriptions: a FIFO there hung it, a link to /dev/zero read until memory ran out."""
+    from emergence_lib import checkpoints
+
+    folder = tmp_path / ".checkpoints"
+    folder.mkdir()
+    os.mkfifo(folder / "chunk-a.json")
+    (folder / "chunk-b.json").symlink_to("/dev/zero")
+    (folder / "chunk-c.json").write_text(json.dumps({"step": 5, "max_steps": 9, "keys": ["k"]}))
+    start = time.monotonic()
+    assert checkpoints.progress(folder, "k")["step"] == 5
+    assert time.monotonic() - start < 5
+
+
+def test_a_planted_checkpoint_that_names_other_code_is_never_run(tmp_path):
+    """A checkpoint is loaded with weights_only: tensors, containers and numpy arrays only; a pickle that would run
+    code is refused (the run starts over) and the code never runs."""
+    import torch
+
+    from emergence_lib import checkpoints
+
+    ck = checkpoints.Checkpoint(tmp_path, ("k",))
+    ck.save({"w": torch.ones(2), "rng": __import__("numpy").random.default_rng(0).bit_generator.state}, 1, 2)
+    assert ck.load()["w"].sum() == 2, "a checkpoint of our own loads"
+    marker = tmp_path / "ran"
+
+    class Planted:
+        def __reduce__(self):
+            return (Path.touch, (marker,))
+
+    torch.save({"keys": ["k"], "state": Planted()}, ck.state_path)  # torch's own format: only weights_only stops it
+    assert ck.load() is None and not marker.exists()
+
+
+def test_execute_on_a_device_this_machine_lacks_is_one_line(tmp_path, capsys, monkeypatch):
+    import papermill
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("a kernel was started"))
+    assert cli(["execute", str(ROOT / "chapters" / "01_toy_model.ipynb"), str(tmp_path / "x.ipynb"),
+                "-p", "device", "cuda", "-p", "scale", "smoke"]) == 2
+    assert "not available" in _one_line_error(capsys)
+
+
+def test_a_record_that_claims_a_device_no_machine_has_is_refused(tmp_path):
+    """A resealed file whose meta.device is None or 5 would count as a GPU's and skip being recomputed."""
+    from emergence_lib.cache import record_checksum
+    from emergence_lib.runs import runner_for
+
+    cache = ResultCache(tmp_path)
+    (result,) = runner_for(RUN.kind)([RUN], device="cpu")
+    path = cache.save(RUN, result)
+    for device in (None, 5, "gpu"):
+        record = json.loads(path.read_text())
+        record["meta"]["device"] = device
+        record["checksum"] = record_checksum(record)
+        path.write_text(json.dumps(record))
+        with pytest.raises(CacheError, match="meta device"):
+            cache.load(RUN)

@@ -26,7 +26,7 @@ from ..cache import OnCorrupt, ResultCache, default_data_dir, run_key
 from ..configs import SCALES, ConfigError, Scale, check_int, check_probability, check_scale, normalise
 from ..devices import resolve_device
 from ..estimate import estimate
-from ..sweep import LONG_WORK_HOURS, _CONFIRMED, SweepResult, confirm_long_work, run_sweep  # noqa: F401  (confirm_long_work: re-exported)
+from ..sweep import LONG_WORK_HOURS, _CONFIRMED, SweepResult, _say, confirm_long_work, run_sweep  # noqa: F401  (confirm_long_work: re-exported)
 
 SMOKE_CACHE_ENV = "EMERGENCE_SMOKE_CACHE"
 # Recording density (points per decade of time) of runs that only feed plateau
@@ -130,7 +130,7 @@ class FigureConfig:
                    if r.kind in ("transformer_regression", "transformer_recall") and not cache.path(r).exists()]
         if not missing:
             return
-        est = estimate(missing)
+        est = estimate(missing, progress=_say)  # a line per shape: timing takes seconds each, minutes in all
         if est.expected_hours > LONG_WORK_HOURS:
             raise ConfigError(
                 f"{self.name} at scale {self.scale!r} on a machine without a GPU: {est.describe()}. Say yes with "
