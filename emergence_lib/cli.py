@@ -263,8 +263,8 @@ def cmd_migrate(args: argparse.Namespace) -> None:
     if args.dry_run and sealed:
         print(f"would seal {len(sealed)} stored runs (a checksum over the whole record)")
     if not moved and not sealed:
-        print("nothing to migrate" if args.dry_run else "re-keyed none and sealed none (a file that fails its "
-              "checksum is left as it is: `python -m emergence_lib verify` names it)")
+        print("nothing to migrate" if args.dry_run else "nothing to re-key or seal (`python -m emergence_lib verify` "
+              "checks every file's checksum)")
 
 
 def _check_parameters(chapter: str, given: dict[str, Any]) -> None:
