@@ -279,7 +279,7 @@ def lack_of_fit(res13: Results, res14: Results, res15: Results) -> pd.DataFrame:
     tested = table[np.isfinite(table["p"])]
     rejected = tested[tested["rejects at 5%"] == True]  # noqa: E712 (a column of True, False and None)
     untested = table[~np.isfinite(table["p"])]
-    parts = [f"the test rejects the law in {len(rejected)} of the {len(tested)} fits it can test"
+    parts = [f"the test rejects the law in {len(rejected) or 'none'} of the {len(tested)} fits it can test"
              + (f" ({', '.join(rejected['fit'])})" if len(rejected) else "")]
     if len(untested):
         parts.append(f"it cannot test {', '.join(untested['fit'])}, which has one seed per configuration "
