@@ -2,6 +2,10 @@
 
 import sys
 
-from .cli import main
+try:
+    from .cli import main
+except KeyboardInterrupt:  # Ctrl-C while torch and the library load (seconds on a busy machine): nothing started
+    print("interrupted: nothing was done", file=sys.stderr)
+    sys.exit(130)
 
 sys.exit(main())

@@ -154,7 +154,10 @@ def progress(folder: Path, key: str) -> dict[str, Any] | None:
             info = json.loads(path.read_text())
         except (OSError, ValueError):
             continue
-        if isinstance(info, dict) and key in info.get("keys", []):
+        # A description names its runs in a list and counts steps in integers; anything else is not one of ours.
+        if (isinstance(info, dict) and isinstance(info.get("keys"), list) and key in info["keys"]
+                and all(isinstance(info.get(k), int) and not isinstance(info.get(k), bool) and info[k] >= 0
+                        for k in ("step", "max_steps"))):
             return info
     return None
 

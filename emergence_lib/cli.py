@@ -338,9 +338,30 @@ def _check_removable(paths: list[Path]) -> None:
             probe.unlink()
         except OSError as exc:
             raise ConfigError(f"cannot remove files under {folder} ({exc.strerror or exc}); nothing was removed") from None
-    for path in paths:  # an immutable file in a writable folder refuses writing, even to root (chattr +i)
-        if path.is_file() and not os.access(path, os.W_OK):
-            raise ConfigError(f"cannot remove {path} (it refuses changes: immutable or read-only); nothing was removed")
+    for path in paths:  # an immutable or append-only file in a writable folder refuses removal, even to root
+        if path.is_file() and (not os.access(path, os.W_OK) or _pinned_by_attributes(path)):
+            raise ConfigError(f"cannot remove {path} (it refuses changes: immutable, append-only or read-only); "
+                              "nothing was removed")
+
+
+def _pinned_by_attributes(path: Path) -> bool:
+    """Whether ``path`` carries Linux's immutable or append-only attribute (chattr +i / +a), which forbid removing
+    it; False where the attributes cannot be read (another system: the unlink itself then reports)."""
+    import fcntl
+    import struct
+
+    FS_IOC_GETFLAGS, IMMUTABLE, APPEND = 0x80086601, 0x10, 0x20
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        flags = struct.unpack("l", fcntl.ioctl(fd, FS_IOC_GETFLAGS, struct.pack("l", 0)))[0]
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return bool(flags & (IMMUTABLE | APPEND))
 
 
 def _remove(paths: list[Path]) -> None:

@@ -131,7 +131,16 @@ def _check_out(chapter: Path, out: Path) -> None:
     library is an installed copy) or any file git tracks in whatever checkout, that is not a notebook file, that is
     a hard link (writing it rewrites its other names), or that cannot be written (an immutable file, a name too
     long)."""
+    try:
+        _check_out_path(chapter, out)
+    except OSError as exc:  # a name too long anywhere in the path, a folder that cannot be read
+        raise ConfigError(f"cannot write the output {out}: {exc.strerror or exc}") from None
+
+
+def _check_out_path(chapter: Path, out: Path) -> None:
     target = out.resolve()
+    if any(len(part.encode()) > 255 for part in target.parts):
+        raise OSError(36, "File name too long")
     if target == chapter.resolve():
         raise ConfigError(f"the output {out} is the chapter itself; name another file")
     if target.suffix != ".ipynb":
@@ -164,12 +173,18 @@ def _tracked_by_git(path: Path) -> bool:
     """Whether ``path`` is a file committed to the git work tree it sits in (any checkout; False without git)."""
     import subprocess
 
+    # git's own environment (GIT_DIR, GIT_WORK_TREE, ...) would point it at another repository; a checkout owned by
+    # another user is read all the same (safe.directory), and a ':' or '[' in the name is a name, not a pattern.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    inside = any((folder / ".git").exists() for folder in path.parents)
     try:
-        done = subprocess.run(["git", "-C", str(path.parent), "ls-files", "--error-unmatch", "--", path.name],
-                              capture_output=True, timeout=30)
+        done = subprocess.run(["git", "-c", "safe.directory=*", "--literal-pathspecs", "-C", str(path.parent),
+                               "ls-files", "--error-unmatch", "--", path.name], capture_output=True, timeout=30, env=env)
     except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
+        return inside  # no git to ask: a file inside a checkout is taken as tracked
+    if done.returncode in (0, 1):
+        return done.returncode == 0
+    return inside  # git failed (not "untracked"): inside a checkout, refuse rather than guess
 
 
 def prepare(chapter: str | Path, out: str | Path, **parameters: Any) -> Path:

@@ -94,9 +94,11 @@ class SweepResult:
 LONG_WORK_HOURS = 1.0
 _CONFIRMED = {"long_work": False}
 TRANSFORMER_KINDS = ("transformer_regression", "transformer_recall")
-# A floor on a step's time, from its multiply-adds at a rate no CPU here reaches: a cheap first test, so that small
-# sweeps (the smoke chapters, the tests) never pay for timing their shapes.
-FASTEST_FLOPS = 2e11
+# A ceiling on a step's time, from its multiply-adds at a rate any CPU here beats, plus a fixed cost a step: a cheap
+# first test, so that small sweeps (the smoke chapters, the tests) never pay for timing their shapes. It must be a
+# ceiling: a floor (the fastest rate) waived work that really takes hours (a hostile round found it).
+SLOWEST_FLOPS = 1e9
+STEP_OVERHEAD_S = 0.05
 
 
 def confirm_long_work(yes: bool) -> None:
@@ -109,11 +111,13 @@ def confirm_long_work(yes: bool) -> None:
     _CONFIRMED["long_work"] = yes
 
 
-def _step_floor_seconds(c: Any) -> float:
-    """The least a training step of ``c`` can take: 6 × parameters × tokens at `FASTEST_FLOPS`."""
+def _step_ceiling_seconds(c: Any) -> float:
+    """The most a training step of ``c`` takes: 6 × (weights + attention) multiply-adds a token at `SLOWEST_FLOPS`,
+    plus `STEP_OVERHEAD_S`."""
     width, layers = getattr(c, "d_model", 64), getattr(c, "n_layers", 1)
-    tokens = c.batch_size * (getattr(c, "T", None) or 2 * getattr(c, "n_pairs", 1) + 1)
-    return 6 * 12 * layers * width * width * tokens / FASTEST_FLOPS
+    seq = getattr(c, "T", None) or (2 * getattr(c, "n_pairs", 1) + 1) * max(1, getattr(c, "B", 1))
+    tokens = c.batch_size * seq
+    return 6 * 12 * layers * width * width * tokens * (1 + seq / (6 * width)) / SLOWEST_FLOPS + STEP_OVERHEAD_S
 
 
 def _say(line: str) -> None:
@@ -133,10 +137,10 @@ def guard_long_work(missing: Sequence[Any], device: str, confirm_cost: bool) -> 
     if not transformer:
         return
     from .configs import ConfigError
-    from .estimate import estimate, expected_steps
+    from .estimate import estimate
 
-    if sum(expected_steps(c) * _step_floor_seconds(c) for c in transformer) < LONG_WORK_HOURS * 3600:
-        return  # even at a rate no CPU here reaches, it is short
+    if sum(c.max_steps * _step_ceiling_seconds(c) for c in transformer) < LONG_WORK_HOURS * 3600:
+        return  # even at its most steps and at a rate every CPU here beats, it is short
     est = estimate(transformer, progress=_say)  # a line per shape: timing takes seconds each, minutes in all
     if est.expected_hours > LONG_WORK_HOURS:
         raise ConfigError(f"{est.describe()}, on a machine without a GPU: say yes with confirm_cost=True (a chapter's "

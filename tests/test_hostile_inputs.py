@@ -317,3 +317,99 @@ def test_a_record_that_claims_a_device_no_machine_has_is_refused(tmp_path):
         path.write_text(json.dumps(record))
         with pytest.raises(CacheError, match="meta device"):
             cache.load(RUN)
+
+
+def test_a_checkout_git_will_not_read_still_protects_its_tracked_files(tmp_path, capsys, monkeypatch):
+    """A second hostile round: with GIT_DIR pointing elsewhere (or a checkout git refuses, e.g. another owner's),
+    git failed and the output was taken as untracked. Git's environment is ignored, and a failure inside a checkout
+    refuses."""
+    import subprocess
+
+    import papermill
+
+    from emergence_lib.notebooks import _tracked_by_git
+
+    monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("a notebook was written"))
+    other = tmp_path / "other"
+    other.mkdir()
+    theirs = other / "intro.ipynb"
+    shutil.copy(ROOT / "chapters" / "01_toy_model.ipynb", theirs)
+    subprocess.run(["git", "init", "-q", str(other)], check=True)
+    subprocess.run(["git", "-C", str(other), "add", "intro.ipynb"], check=True)
+    monkeypatch.setenv("GIT_DIR", str(tmp_path / "nowhere"))
+    assert cli(["execute", str(ROOT / "chapters" / "01_toy_model.ipynb"), str(theirs), "-p", "scale", "smoke"]) == 2
+    assert "git tracks" in _one_line_error(capsys)
+    monkeypatch.delenv("GIT_DIR")
+    real_run = subprocess.run
+    monkeypatch.setattr(subprocess, "run", lambda cmd, *a, **k: real_run(["false"], *a, **k) if cmd[0] == "git"
+                        else real_run(cmd, *a, **k))  # git exits 1: "untracked", believed
+    assert not _tracked_by_git(theirs)
+    monkeypatch.setattr(subprocess, "run", lambda cmd, *a, **k: real_run(["sh", "-c", "exit 128"], *a, **k)
+                        if cmd[0] == "git" else real_run(cmd, *a, **k))  # git fails inside a checkout: refused
+    assert _tracked_by_git(theirs)
+    assert not _tracked_by_git(tmp_path / "loose.ipynb"), "outside any checkout a failure means untracked"
+
+
+def test_a_long_folder_name_in_the_output_is_one_line(tmp_path, capsys):
+    assert cli(["prepare", "--scale", "smoke", "--out", str(tmp_path / ("a" * 300)),
+                str(ROOT / "chapters" / "01_toy_model.ipynb")]) == 2
+    assert "too long" in _one_line_error(capsys)
+
+
+def test_an_append_only_file_stops_removal_before_anything_is_removed(data_dir, monkeypatch, capsys):
+    """os.access says an append-only file (chattr +a) is writable, yet it cannot be removed."""
+    import emergence_lib.cli as cli_module
+    from emergence_lib.experiments import Figure1
+    from emergence_lib.runs import runner_for
+
+    cache = ResultCache(data_dir)
+    runs = Figure1(scale="cpu").runs()[:2]
+    for run, result in zip(runs, runner_for(runs[0].kind)(runs, device="cpu")):
+        cache.save(run, result)
+    paths = [cache.path(r) for r in runs]
+    monkeypatch.setattr(cli_module, "_pinned_by_attributes", lambda p: Path(p) == paths[1])
+    assert cli(["clear", "figure1", "--force"]) == 2
+    assert "append-only" in _one_line_error(capsys) and all(p.exists() for p in paths)
+
+
+@pytest.mark.parametrize("info", [{"keys": "k", "step": 1, "max_steps": 2}, {"keys": ["k"]},
+                                  {"keys": ["k"], "step": "abc", "max_steps": 2}, {"keys": 5}, ["k"]])
+def test_a_malformed_checkpoint_description_is_passed_over(tmp_path, info):
+    from emergence_lib import checkpoints
+
+    folder = tmp_path / ".checkpoints"
+    folder.mkdir()
+    (folder / "chunk-w.json").write_text(json.dumps(info))
+    assert checkpoints.progress(folder, "k") is None
+
+
+def test_the_long_work_precheck_is_a_ceiling_so_it_never_waives_long_work(monkeypatch):
+    """The cheap pre-check skips timing only where even the slowest plausible rate and every step allowed give
+    under an hour; 5 paper-scale runs at (T, d) = (64, 64) (about 1.6 CPU-hours here) were waived by the old floor."""
+    from emergence_lib import sweep
+    from emergence_lib.configs import TransformerRegressionConfig
+    from emergence_lib.estimate import shape_of
+    from emergence_lib.experiments import figures
+
+    runs = [r for r in figures()["figure3"](scale="paper").runs() if shape_of(r)[1:3] == (64, 64)][:5]
+    assert sum(r.max_steps * sweep._step_ceiling_seconds(r) for r in runs) > sweep.LONG_WORK_HOURS * 3600
+    tiny = TransformerRegressionConfig(T=8, d=4, d_model=16, d_qk=4, max_steps=20)
+    assert tiny.max_steps * sweep._step_ceiling_seconds(tiny) < 60, "a tiny sweep is never timed"
+
+
+def test_ctrl_c_while_the_library_loads_is_one_line():
+    """Importing torch takes seconds on a busy machine, before the command's own handler is set: Ctrl-C then gave a
+    20-line traceback."""
+    import subprocess
+    import sys
+
+    code = ("import builtins, runpy\n"
+            "real = builtins.__import__\n"
+            "def slow(name, *a, **k):\n"
+            "    if name == 'cli' or name.endswith('.cli'):\n"
+            "        raise KeyboardInterrupt\n"
+            "    return real(name, *a, **k)\n"
+            "builtins.__import__ = slow\n"
+            "runpy.run_module('emergence_lib', run_name='__main__')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 130 and done.stderr.strip() == "interrupted: nothing was done", done.stderr
