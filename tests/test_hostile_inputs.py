@@ -203,20 +203,27 @@ def test_long_work_is_refused_where_all_training_passes(data_dir, monkeypatch):
     run_sweep([TransformerRegressionConfig(T=8, d=4, d_model=16, d_qk=4, max_steps=20)], None, progress=False)
 
 
-def test_outputs_never_land_on_a_tracked_file_a_hard_link_or_a_non_notebook(tmp_path, capsys, monkeypatch):
-    """A hostile round after issue 37: the output guard knew only folders named chapters/; a file git tracks in any
-    checkout, a hard link to one, and a file that is not a notebook are refused too, before any kernel."""
+def _tracked_notebook_of_another_checkout(tmp_path: Path) -> Path:
+    """A git checkout under ``tmp_path`` whose intro.ipynb is tracked; that notebook's path."""
     import subprocess
 
-    import papermill
-
-    monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("a notebook was written"))
     other = tmp_path / "other"
     other.mkdir()
     theirs = other / "intro.ipynb"
     shutil.copy(ROOT / "chapters" / "01_toy_model.ipynb", theirs)
     subprocess.run(["git", "init", "-q", str(other)], check=True)
     subprocess.run(["git", "-C", str(other), "add", "intro.ipynb"], check=True)
+    return theirs
+
+
+def test_outputs_never_land_on_a_tracked_file_a_hard_link_or_a_non_notebook(tmp_path, capsys, monkeypatch):
+    """A hostile round after issue 37: the output guard knew only folders named chapters/; a file git tracks in any
+    checkout, a hard link to one, and a file that is not a notebook are refused too, before any kernel."""
+
+    import papermill
+
+    monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("a notebook was written"))
+    theirs = _tracked_notebook_of_another_checkout(tmp_path)
     chapter = str(ROOT / "chapters" / "01_toy_model.ipynb")
     assert cli(["execute", chapter, str(theirs), "-p", "scale", "smoke"]) == 2
     assert "git tracks" in _one_line_error(capsys)
@@ -330,12 +337,7 @@ def test_a_checkout_git_will_not_read_still_protects_its_tracked_files(tmp_path,
     from emergence_lib.notebooks import _tracked_by_git
 
     monkeypatch.setattr(papermill, "execute_notebook", lambda *a, **k: pytest.fail("a notebook was written"))
-    other = tmp_path / "other"
-    other.mkdir()
-    theirs = other / "intro.ipynb"
-    shutil.copy(ROOT / "chapters" / "01_toy_model.ipynb", theirs)
-    subprocess.run(["git", "init", "-q", str(other)], check=True)
-    subprocess.run(["git", "-C", str(other), "add", "intro.ipynb"], check=True)
+    theirs = _tracked_notebook_of_another_checkout(tmp_path)
     monkeypatch.setenv("GIT_DIR", str(tmp_path / "nowhere"))
     assert cli(["execute", str(ROOT / "chapters" / "01_toy_model.ipynb"), str(theirs), "-p", "scale", "smoke"]) == 2
     assert "git tracks" in _one_line_error(capsys)
