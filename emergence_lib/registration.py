@@ -1,7 +1,9 @@
 """When each claim was registered, against when the runs that judge it first existed: read from git, never by hand.
 
-A claim is *registered* by the first commit whose change to ``emergence_lib/claims.py`` adds a line holding its key
-(or, for keys the registry builds in a loop, the literal prefix it builds them from). Its *data* first exists in the
+A claim is *registered* by the first commit whose change to the registry (`REGISTRY_FILES`: the module
+``emergence_lib/claims.py`` until it was split, then the package ``emergence_lib/claims/``) adds a line holding its
+key (or, for keys the registry builds in a loop, the literal prefix it builds them from). Moving a claim between
+those files adds its line again later, never earlier, so a move keeps its registration. Its *data* first exists in the
 first commit that adds a stored run it reads (`claim_run_paths`); a run
 re-keyed by a migration counts from the commit that added the file it was migrated from (``meta.migrated_from``).
 Order is the commits' order in the history (``git rev-list --topo-order``), not their clocks.
@@ -32,7 +34,15 @@ if TYPE_CHECKING:
     from .configs import Scale
 
 ROOT = Path(__file__).resolve().parent.parent
-REGISTRY_FILE = "emergence_lib/claims.py"
+# The registry's files over its history: one module, then a package of modules (the split moved lines, so the first
+# commit that added a key, in either, is its registration).
+REGISTRY_FILES = ("emergence_lib/claims.py", "emergence_lib/claims")
+
+
+def registry_source(root: Path = ROOT) -> str:
+    """The registry's source as it stands: the module, or every module of the package."""
+    files = [root / REGISTRY_FILES[0]] + sorted((root / REGISTRY_FILES[1]).glob("*.py"))
+    return "\n".join(f.read_text() for f in files if f.is_file())
 
 
 def _git(*args: str, root: Path = ROOT) -> str | None:
@@ -87,7 +97,7 @@ def history(root: Path = ROOT) -> History | None:
             commit = line[1:]
         elif line.strip():
             added[line.strip()] = commit
-    patch = _git("log", "--reverse", "--topo-order", "-p", "--format=>%H", "--", REGISTRY_FILE, root=root) or ""
+    patch = _git("log", "--reverse", "--topo-order", "-p", "--format=>%H", "--", *REGISTRY_FILES, root=root) or ""
     key_lines, commit = [], ""
     for line in patch.splitlines():
         if line.startswith(">"):
@@ -166,7 +176,7 @@ def registration_table(root: Path = ROOT) -> pd.DataFrame:
 
     cols = ["claim", "registered in", "data first in", "registration"]
     h = history(root)
-    source = (root / REGISTRY_FILE).read_text()
+    source = registry_source(root)
     rows = []
     data_first: dict[tuple, list[str]] = {}  # (chapter, scale, reads) → the first commits of its stored runs
     unstored: dict[tuple, int] = {}  # … and how many of its runs no commit holds yet

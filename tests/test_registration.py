@@ -46,6 +46,23 @@ def test_history_orders_registration_against_data_and_follows_migrations(repo):
     assert registration.needle("late.claim", source) == '"late.claim"'
 
 
+def test_a_claim_moved_from_the_module_into_the_package_keeps_its_registration(repo):
+    """The registry was one module, then a package: a key that the split moves is registered by its first commit in
+    the module, and a key first added in the package by that commit. Shown to fail when only the package is read."""
+    module, package = registration.REGISTRY_FILES
+    c1 = _commit(repo, {module: 'X = ("old.claim",)\n'}, "the module")
+    (repo / module).unlink()
+    c2 = _commit(repo, {f"{package}/registry.py": 'X = ("old.claim",)\n', f"{package}/measured.py": 'Y = ("new.claim",)\n'},
+                 "the split, and a new claim in it")
+    h = registration.history(repo)
+    assert h.first_with('"old.claim"') == c1, "a move does not re-date a claim"
+    assert h.first_with('"new.claim"') == c2
+    source = registration.registry_source(repo)
+    assert '"old.claim"' in source and '"new.claim"' in source, "the source is every module of the package"
+    only_package = registration._git("log", "--reverse", "-p", "--format=>%H", "--", package, root=repo)
+    assert f">{c1}" not in only_package, "reading the package alone would date old.claim from the split"
+
+
 def test_no_history_says_unknown(tmp_path):
     registration.history.cache_clear()
     assert registration.history(tmp_path) is None  # not a repository

@@ -95,16 +95,16 @@ def test_experiments_import_runs_then_read_then_show():
 
 def test_the_engine_never_imports_an_experiment():
     """Below the experiments only the entry points that list them (the command line, the landing page's tables, the
-    registration record) and the claims registry (the paper_cpu points of `experiments.regression.runs`) import
-    them, and nothing below them imports a read or show module."""
+    registration record) and the claims registered before their runs (`claims.measured`: the paper_cpu points of
+    `experiments.regression.runs` and the other measured grids) import them, and nothing below them imports a read or show module."""
     graph = _imports()
-    entry_points = {"emergence_lib.cli", "emergence_lib.scorecard", "emergence_lib.registration", "emergence_lib.claims",
+    entry_points = {"emergence_lib.cli", "emergence_lib.scorecard", "emergence_lib.registration", "emergence_lib.claims.measured",
                    "emergence_lib.run_index"}
     for module, deps in graph.items():
         if module.startswith("emergence_lib.experiments") or module in entry_points:
             continue
         assert not {d for d in deps if d.startswith("emergence_lib.experiments")}, module
-    assert {d for d in graph["emergence_lib.claims"] if d.startswith("emergence_lib.experiments")} == {
+    assert {d for d in graph["emergence_lib.claims.measured"] if d.startswith("emergence_lib.experiments")} == {
         "emergence_lib.experiments.regression.runs", "emergence_lib.experiments.table1.runs",
         "emergence_lib.experiments.recall_table1.runs", "emergence_lib.experiments.ablations_table1.runs"}
 
