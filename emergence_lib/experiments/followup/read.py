@@ -7,21 +7,37 @@ Every function takes sweep results (`sweep.SweepResult`) and returns a tidy tabl
 * `bias_table`, `toy_bias_plateaus`: the plateau under an attention-bias intervention, and its toy analogue;
 * `exponent_table`: power-law fits of the plateau (heads under two protocols, depth from Figure 13, the Mixer);
 * `mixer_table`: MLP-Mixer against the 1×1 Transformer on Figure 14's task variants;
-* `spread_table`, `early_rank_correlation`: the distribution of emergence times over seeds, and whether the state
-  early in a run already orders the seeds.
+* `spread_table`, `early_rank_correlation`, `early_table`: the distribution of emergence times over seeds, and
+  whether the state early in a run already orders the seeds;
+* `sources_both_tasks`, `cv_side_by_side`: the spread by what a seed varies (initialisation, data, both);
+* `cost_table`: runs and CPU-minutes per sweep;
+* `verdict_table`: the six claims, what we measured and the verdict per setting.
 """
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
 from ... import attention
+from ...paper import PAPER
 from ...metrics import NOT_REACHED, fit_power_law, plateau_length, time_to_fraction
 from ...sweep import SweepResult
 from ...toy import reduced_flow
+
+
+# The follow-up's claim, per a recorded claim's status.
+HOLDS = {"reproduced": "✓ holds", "agrees": "✓ holds", "differs": "✗ does not hold", "inconclusive": "? inconclusive",
+         "smoke": "· smoke: not judged"}
+
+
+def geomean(v: pd.Series | np.ndarray) -> float:
+    """The geometric mean, NaN unless every value is finite and positive."""
+    v = np.asarray(v, dtype=float)
+    return float(np.exp(np.mean(np.log(v)))) if len(v) and np.all(np.isfinite(v) & (v > 0)) else np.nan
 
 
 def _measure(summary: pd.DataFrame) -> str:
@@ -202,3 +218,79 @@ def early_rank_correlation(result: SweepResult, signal: str, at: float, by: Sequ
         rows.append({"configuration": ", ".join(f"{k} = {v}" for k, v in zip(by, key)), "at step": step,
                      "Spearman ρ": float(ranks.corr().iloc[0, 1]), "seeds": len(g)})
     return pd.DataFrame(rows)
+
+
+def early_table(regression: SweepResult, recall: SweepResult, fractions: Sequence[float]) -> pd.DataFrame:
+    """`early_rank_correlation` for both tasks at each fraction of the median crossing: regression's attention on the
+    relevant token, recall's query-to-value attention."""
+    return pd.concat([early_rank_correlation(regression, "attn_relevant", f, ["T", "d"]).assign(task="regression 1×1", at=f)
+                      for f in fractions] +
+                     [early_rank_correlation(recall, "attn_query_to_value", f, ["n_tokens", "n_pairs"]).assign(
+                         task="recall 4×4", at=f) for f in fractions], ignore_index=True)
+
+
+def sources_both_tasks(reg_sources: pd.DataFrame, reg_both: pd.DataFrame, rec_sources: pd.DataFrame,
+                       rec_both: pd.DataFrame, recall_point: tuple[int, int]) -> pd.DataFrame:
+    """`source_table` for both tasks; recall's seeds varying both sources are those at ``recall_point``
+    (N_tokens, N_pairs), the point its one-source seeds were run at."""
+    at = rec_both[(rec_both["n_tokens"] == recall_point[0]) & (rec_both["n_pairs"] == recall_point[1])]
+    return pd.concat([source_table(reg_sources, reg_both, ["T", "d"], "regression 1×1"),
+                      source_table(rec_sources, at, ["n_tokens", "n_pairs"], "recall 4×4")], ignore_index=True)
+
+
+def cv_side_by_side(sources: pd.DataFrame, cv_toy: float) -> pd.DataFrame:
+    """The CV of emergence by what a seed varies, medians over configurations, with the toy model's (whose seeds
+    vary its batches alone) as one more row: side by side, no ratio (the sources differ)."""
+    side = pd.concat([sources[["task", "varies", "CV"]],
+                      pd.DataFrame([{"task": "toy model, SGD", "varies": "batches only (W = 0, the reduced dynamics "
+                                     "do not depend on the target)", "CV": cv_toy}])], ignore_index=True)
+    return side.groupby(["task", "varies"], sort=False, as_index=False)["CV"].median()
+
+
+def cost_table(results: dict[str, SweepResult], shared: Sequence[str]) -> pd.DataFrame:
+    """Runs and CPU-minutes per sweep (summed over runs; a run in two sweeps counts in the first; toy SGD runs record
+    no time of their own: NaN); ``shared``: sweeps whose runs belong to Figure 14 (chapter A4)."""
+    seen: set[str] = set()
+    rows = []
+    for name, res in results.items():
+        s = res.summary[~res.summary["run"].isin(seen)]
+        seen |= set(s["run"])
+        minutes = float(s["seconds"].sum()) / 60 if "seconds" in s and s["seconds"].notna().any() else np.nan
+        rows.append({"sweep": name, "runs": len(res.summary), "not in an earlier sweep": len(s), "CPU-minutes": minutes,
+                     "runs of": "Figure 14 (chapter A4)" if name in shared else "this chapter"})
+    return pd.DataFrame(rows)
+
+
+def verdict_table(entropy_: SimpleNamespace, bias_: SimpleNamespace, heads_: SimpleNamespace,
+                  mixer_: SimpleNamespace, random_: SimpleNamespace) -> pd.DataFrame:
+    """The six claims (from what each section of `show` returned): the follow-up's, this paper's where it has one, what we measured (computed), the verdict per
+    setting (from the claims the sections recorded)."""
+    lag = entropy_.lag.set_index("model")["median lag"]
+    one = bias_.means[bias_.means["model"] == "1×1"]
+    rec = bias_.means[bias_.means["model"] == "recall 4×4"]
+    rows = [
+        ("attention entropy", "the carrying heads' entropy drops in the loss's window", "—",
+         "entropy 50% / loss 50% step, median: " + ", ".join(f"{m} {v:.2f}" for m, v in lag.items()),
+         [("regression", "followup.entropy_lag_regression"), ("recall", "followup.entropy_lag_recall")]),
+        ("attention-bias intervention", "a bias toward the true pattern removes the plateau", "—",
+         f"speed-up at the largest s: regression 1×1 {1 / one['with bias / s=0'].min():.1f}×, "
+         f"recall {1 / rec['with bias / s=0'].min():.0f}×",
+         [("regression", "followup.bias_speedup_regression"), ("recall", "followup.bias_speedup_recall")]),
+        ("heads", "more heads accelerate learning", f"more heads lengthen it: H^{PAPER['figure13']['heads']}",
+         f"η = {heads_.eta_width:+.2f} (fixed total width), {heads_.eta_dim:+.2f} (fixed head dim: the width grows)",
+         [("fixed total width", "followup.heads_fixed_width"), ("fixed head dim", "followup.heads_fixed_head_dim")]),
+        ("depth", "deeper is no better, often worse", f"layers matter little: L^{PAPER['figure13']['layers']}",
+         f"λ from {heads_.lam_min:+.2f} to {heads_.lam_max:+.2f} (per head count)", [("", "followup.depth")]),
+        ("MLP-Mixer", "an order of magnitude faster on a positional task", "—",
+         f"Transformer / Mixer plateau: {mixer_.positional:.1f} (positional), {mixer_.content:.2f} (content-marked)",
+         [("positional", "followup.mixer_positional"), ("content-marked", "followup.mixer_content")]),
+        ("randomness", "emergence times are random across seeds", "—",
+         f"CV up to {random_.cv_reg:.2f} (regression), {random_.cv_rec:.2f} (recall), {random_.cv_toy:.3f} (toy SGD)",
+         []),
+    ]
+    checked = {c.claim.key: c for ns in (entropy_, bias_, heads_, mixer_, random_) for c in ns.checked}
+    return pd.DataFrame([{"claim": topic, "the follow-up": theirs, "this paper": paper, "ours": ours,
+                          "the follow-up's claim here": "; ".join(f"{where}: {HOLDS[checked[k].status]}" if where
+                                                                  else HOLDS[checked[k].status] for where, k in keys)
+                          or "not judged: the CVs side by side, the two models' seeds varying different sources"}
+                         for topic, theirs, paper, ours, keys in rows])

@@ -21,15 +21,8 @@ from ...report import glue_figure, glue_number, glue_text, show_table
 from ...sweep import SweepResult
 
 Results = dict[str, SweepResult]
-HOLDS = {"reproduced": "✓ holds", "agrees": "✓ holds", "differs": "✗ does not hold", "inconclusive": "? inconclusive",
-         "smoke": "· smoke: not judged"}
 FIGURE13_PROTOCOL = "Figure 13's: width fixed, QK dim fixed"
 MODEL_COLORS = {"1×1": "C0", "1×4": "C1", "2×4": "C2", "recall 4×4": "C3"}
-
-
-def _geomean(v: pd.Series | np.ndarray) -> float:
-    v = np.asarray(v, dtype=float)
-    return float(np.exp(np.mean(np.log(v)))) if len(v) and np.all(np.isfinite(v) & (v > 0)) else np.nan
 
 
 def _progress(v: np.ndarray) -> np.ndarray:
@@ -43,7 +36,7 @@ def _relative_to_smallest(ax, summary: pd.DataFrame, by: str, color: str, label:
     m = mean_over_seeds(summary, [by, "d", "T"])
     base = m[m[by] == m[by].min()].set_index(["d", "T"])["plateau_length"]
     m["ratio"] = m["plateau_length"].to_numpy() / base.loc[list(zip(m["d"], m["T"]))].to_numpy()
-    r = m.groupby(by)["ratio"].agg(_geomean)
+    r = m.groupby(by)["ratio"].agg(read.geomean)
     ax.plot(r.index, r.to_numpy(), "o-", color=color, label=label)
 
 
@@ -150,7 +143,7 @@ def bias(results: Results, figure: FollowUp, ctx: Context) -> SimpleNamespace:
     one = reg[reg["model"] == "1×1"]
     means = (pd.concat([reg, rec]).groupby(["model", "s", "where"], sort=False)
              [["without bias", "with bias", "with bias / s=0", "without bias / s=0", "steps_run"]]
-             .agg(lambda v: _geomean(v) if np.isfinite(v).all() else np.inf).reset_index())
+             .agg(lambda v: read.geomean(v) if np.isfinite(v).all() else np.inf).reset_index())
 
     fig, axes = plt.subplots(1, 3, figsize=(14, 4.2))
     ax = axes[0]
@@ -277,7 +270,7 @@ def heads_and_depth(results: Results, res13: Results, figure: FollowUp, ctx: Con
     show_table(pd.concat([depth_fits, joint.rename(columns={"group": "heads"}).assign(heads="joint fit (L and H)")]),
                "Depth: plateau ≈ C·d^α·T^β·L^λ per head count (Figure 13's runs), and Figure 13's joint fit")
     # Heads or width? At one head, the fixed-head-dim model is the narrow one: what widening alone buys.
-    per = heads.groupby(["protocol", "n_heads"])["plateau_length"].agg(_geomean)
+    per = heads.groupby(["protocol", "n_heads"])["plateau_length"].agg(read.geomean)
     width_gain = per.loc[("fixed head dim", 1)] / per.loc[("fixed total width", 1)]
     two_heads_gain = per.loc[("fixed head dim", 1)] / per.loc[("fixed head dim", 2)]
     glue_number("heads_width_gain", width_gain, ".2f")
@@ -394,10 +387,7 @@ def randomness(results: Results, figure: FollowUp, ctx: Context) -> SimpleNamesp
     axes[0].axhline(1.0, color="0.6", lw=0.8, ls=":")
     axes[0].set(ylabel="emergence time / its mean over seeds", title=f"{len(g.random_seeds)} seeds per configuration")
     fractions = (0.25, 0.5, 0.75)
-    early = pd.concat([read.early_rank_correlation(results["randomness"], "attn_relevant", f, ["T", "d"]).assign(
-        task="regression 1×1", at=f) for f in fractions] + [read.early_rank_correlation(
-            results["recall_randomness"], "attn_query_to_value", f, ["n_tokens", "n_pairs"]).assign(task="recall 4×4", at=f)
-        for f in fractions], ignore_index=True)
+    early = read.early_table(results["randomness"], results["recall_randomness"], fractions)
     for i, ((task, conf), ge) in enumerate(early.groupby(["task", "configuration"], sort=False)):
         axes[1].plot(ge["at"], ge["Spearman ρ"], marker="o", color=f"C{i // 2}", ls="-" if i % 2 == 0 else "--", label=f"{task}: {conf}")
     axes[1].axhline(0.0, color="0.6", lw=0.8, ls=":")
@@ -408,10 +398,8 @@ def randomness(results: Results, figure: FollowUp, ctx: Context) -> SimpleNamesp
     fig.tight_layout()
     glue_figure("random_fig", fig)
     show_table(spread, "Emergence times over seeds: spread and shape")
-    sources = pd.concat([read.source_table(results["sources"].summary, reg, ["T", "d"], "regression 1×1"),
-                         read.source_table(results["recall_sources"].summary, rec[
-                             (rec["n_tokens"] == g.random_recall_points[0][0]) & (rec["n_pairs"] == g.random_recall_points[0][1])],
-                             ["n_tokens", "n_pairs"], "recall 4×4")], ignore_index=True)
+    sources = read.sources_both_tasks(results["sources"].summary, reg, results["recall_sources"].summary, rec,
+                                      g.random_recall_points[0])
     show_table(sources[["task", "configuration", "varies", "seeds", "mean", "CV", "max / min"]],
                "Where the spread comes from: the initialisation, the data, or both")
     cv_src = sources.groupby("varies")["CV"].median()
@@ -434,10 +422,7 @@ def randomness(results: Results, figure: FollowUp, ctx: Context) -> SimpleNamesp
     glue_number("random_seeds", len(g.random_seeds), "d")
     # Side by side, without a verdict (issue 36 item 7): a Transformer's seed draws its initialisation, target map and
     # batches, the toy model's only its batches, so a ratio of their CVs compares unlike with unlike.
-    side = pd.concat([sources[["task", "varies", "CV"]],
-                      pd.DataFrame([{"task": "toy model, SGD", "varies": "batches only (W = 0, the reduced dynamics "
-                                     "do not depend on the target)", "CV": cv_toy}])], ignore_index=True)
-    side = side.groupby(["task", "varies"], sort=False, as_index=False)["CV"].median()
+    side = read.cv_side_by_side(sources, cv_toy)
     show_table(side, "The CV of emergence over seeds by what a seed varies, side by side (medians over configurations; "
                      "no verdict: the two models' seeds vary different sources)")
     checked = [ctx.record("followup.randomness_toy", cv_toy)]
@@ -448,54 +433,13 @@ def randomness(results: Results, figure: FollowUp, ctx: Context) -> SimpleNamesp
 # ------------------------------------------------------------------ verdicts
 
 
-def verdicts(entropy_: SimpleNamespace, bias_: SimpleNamespace, heads_: SimpleNamespace, mixer_: SimpleNamespace,
-             random_: SimpleNamespace) -> pd.DataFrame:
-    """The six claims: the follow-up's, this paper's where it has one, what we measured (computed), the verdict per
-    setting (from the claims the sections recorded)."""
-    lag = entropy_.lag.set_index("model")["median lag"]
-    one = bias_.means[bias_.means["model"] == "1×1"]
-    rec = bias_.means[bias_.means["model"] == "recall 4×4"]
-    rows = [
-        ("attention entropy", "the carrying heads' entropy drops in the loss's window", "—",
-         "entropy 50% / loss 50% step, median: " + ", ".join(f"{m} {v:.2f}" for m, v in lag.items()),
-         [("regression", "followup.entropy_lag_regression"), ("recall", "followup.entropy_lag_recall")]),
-        ("attention-bias intervention", "a bias toward the true pattern removes the plateau", "—",
-         f"speed-up at the largest s: regression 1×1 {1 / one['with bias / s=0'].min():.1f}×, "
-         f"recall {1 / rec['with bias / s=0'].min():.0f}×",
-         [("regression", "followup.bias_speedup_regression"), ("recall", "followup.bias_speedup_recall")]),
-        ("heads", "more heads accelerate learning", f"more heads lengthen it: H^{PAPER['figure13']['heads']}",
-         f"η = {heads_.eta_width:+.2f} (fixed total width), {heads_.eta_dim:+.2f} (fixed head dim: the width grows)",
-         [("fixed total width", "followup.heads_fixed_width"), ("fixed head dim", "followup.heads_fixed_head_dim")]),
-        ("depth", "deeper is no better, often worse", f"layers matter little: L^{PAPER['figure13']['layers']}",
-         f"λ from {heads_.lam_min:+.2f} to {heads_.lam_max:+.2f} (per head count)", [("", "followup.depth")]),
-        ("MLP-Mixer", "an order of magnitude faster on a positional task", "—",
-         f"Transformer / Mixer plateau: {mixer_.positional:.1f} (positional), {mixer_.content:.2f} (content-marked)",
-         [("positional", "followup.mixer_positional"), ("content-marked", "followup.mixer_content")]),
-        ("randomness", "emergence times are random across seeds", "—",
-         f"CV up to {random_.cv_reg:.2f} (regression), {random_.cv_rec:.2f} (recall), {random_.cv_toy:.3f} (toy SGD)",
-         []),
-    ]
-    checked = {c.claim.key: c for ns in (entropy_, bias_, heads_, mixer_, random_) for c in ns.checked}
-    return pd.DataFrame([{"claim": topic, "the follow-up": theirs, "this paper": paper, "ours": ours,
-                          "the follow-up's claim here": "; ".join(f"{where}: {HOLDS[checked[k].status]}" if where
-                                                                  else HOLDS[checked[k].status] for where, k in keys)
-                          or "not judged: the CVs side by side, the two models' seeds varying different sources"}
-                         for topic, theirs, paper, ours, keys in rows])
+verdicts = read.verdict_table  # the six claims' table: what the sections measured and recorded
 
 
 def costs(results: Results, shared: tuple[str, ...] = ("transformer_variants",)) -> pd.DataFrame:
-    """Runs and CPU-minutes per sweep (summed over runs; a run in two sweeps counts in the first; toy SGD runs record
-    no time of their own: —), glued as this chapter's own CPU-hours (followup_cpu_hours: the sweeps in ``shared``,
-    other figures' runs, left out) and with them (followup_cpu_hours_all)."""
-    seen: set[str] = set()
-    rows = []
-    for name, res in results.items():
-        s = res.summary[~res.summary["run"].isin(seen)]
-        seen |= set(s["run"])
-        minutes = float(s["seconds"].sum()) / 60 if "seconds" in s and s["seconds"].notna().any() else np.nan
-        rows.append({"sweep": name, "runs": len(res.summary), "not in an earlier sweep": len(s), "CPU-minutes": minutes,
-                     "runs of": "Figure 14 (chapter A4)" if name in shared else "this chapter"})
-    table = pd.DataFrame(rows)
+    """`read.cost_table`, glued as this chapter's own CPU-hours (followup_cpu_hours: the sweeps in ``shared``, other
+    figures' runs, left out) and with them (followup_cpu_hours_all)."""
+    table = read.cost_table(results, shared)
     own = table["runs of"] == "this chapter"
     glue_number("followup_cpu_hours", table.loc[own, "CPU-minutes"].sum() / 60, ".2f")
     glue_number("followup_cpu_hours_all", table["CPU-minutes"].sum() / 60, ".2f")
