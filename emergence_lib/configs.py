@@ -2,7 +2,7 @@
 
 A run config holds *everything* that determines a run's result, so that its
 hash (see `cache.run_key`) is a safe cache key. Figure-level configs, which
-expand a scale into a list of run configs, live in `experiments`.
+expand a scale into a list of run configs, live in `experiments`. The field checks they share are in `checks`.
 """
 
 from __future__ import annotations
@@ -15,44 +15,10 @@ from typing import Any, ClassVar, Literal
 
 from .cache import OMIT_AT_DEFAULT
 from .schedules import DiversitySchedule, ScheduleError, check_schedule
-from .toy import INITIAL_LOSS, escape_time
-
-Scale = Literal["smoke", "cpu", "paper_cpu", "paper"]
-# paper_cpu: Table 1's settings exactly, on the cheap end of the paper's own grids (the figures that have it).
-SCALES: tuple[Scale, ...] = ("smoke", "cpu", "paper_cpu", "paper")
-
-
-class ConfigError(ValueError):
-    """A parameter is out of its allowed range. The message names it and what is allowed."""
-
-
-def check_scale(scale: str) -> str:
-    if scale not in SCALES:
-        raise ConfigError(f"scale must be one of {SCALES}, got {scale!r}")
-    return scale
-
-
-def check_int(name: str, value: object, minimum: int) -> int:
-    """``value`` as an int ≥ ``minimum`` (numpy integers accepted; floats and bools refused)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ConfigError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
-    return int(value)
-
-
-def check_burstiness(B: int, T: int) -> None:
-    if not 1 <= B < T:
-        raise ConfigError(
-            f"B must satisfy 1 ≤ B < T (got B={B}, T={T}): the relevant token is repeated B times "
-            "and at least one position must hold an irrelevant token"
-        )
-
-
-def check_probability(p: float) -> None:
-    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p < 1:
-        raise ConfigError(
-            f"p must lie in [0, 1), got {p!r}: it is the probability that the relevant token is the "
-            "repeated token x̃ (p = 1 would leave nothing to learn but x̃)"
-        )
+from .checks import (ConfigError, check_burstiness, check_choice, check_heads, check_int, check_positive,
+                     check_probability, check_solvable, check_threshold)
+from .checks import SCALES, Scale, check_scale  # noqa: F401  (re-exported: configs is where callers look for them)
+from .toy import escape_time
 
 
 def schedule_field() -> str:
@@ -69,32 +35,6 @@ def check_run_schedule(spec: str, repeated: bool, signals: tuple[str, ...]) -> D
     if schedule.kind != "constant" and not repeated:
         raise ConfigError(f"schedule {spec!r} needs repetition to switch off (B > 1 or p > 0); this run has none")
     return schedule
-
-
-def check_positive(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0:
-        raise ConfigError(f"{name} must be a number > 0, got {value!r}")
-    return float(value)
-
-
-def check_solvable(random_position: bool, relevance_feature: bool) -> None:
-    if random_position and not relevance_feature:
-        raise ConfigError(
-            "relevance_feature=False with random_position=True is unsolvable: nothing tells the model which "
-            "token is relevant (neither its position nor a feature); the paper does not run it (Fig. 14)"
-        )
-
-
-def check_heads(d_model: int, n_heads: int) -> None:
-    if d_model % n_heads:
-        raise ConfigError(f"d_model (width) must be divisible by n_heads: got d_model={d_model}, n_heads={n_heads}")
-
-
-def check_threshold(threshold: float, initial_loss: float = INITIAL_LOSS, name: str = "threshold") -> None:
-    if not 0 < threshold < initial_loss:
-        raise ConfigError(
-            f"{name} must lie in (0, {initial_loss}) — between zero and the initial loss — got {threshold}"
-        )
 
 
 # What a toy flow records, and so what a triggered schedule can watch.
@@ -207,12 +147,6 @@ class Optimiser:
         check_int("seed", self.seed, 0)
         if self.stop_factor is not None and not self.stop_factor >= 1:
             raise ConfigError(f"stop_factor must be ≥ 1 or None (run every step), got {self.stop_factor}")
-
-
-def check_choice(name: str, value: object, allowed: tuple) -> None:
-    if value not in allowed:
-        words = ", ".join(repr(a) for a in allowed[:-1]) + f" or {allowed[-1]!r}"
-        raise ConfigError(f"{name} must be {words}, got {value!r}")
 
 
 # ---------------------------------------------------------------- toy runs --
