@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ...metrics import f_survival, t_quantile_975
+from ...metrics import lack_of_fit_test, t_quantile_975
 
 
 
@@ -101,24 +101,17 @@ def local_exponent_difference(summary: pd.DataFrame, T_high: int, T_low: int) ->
 
 
 def lack_of_fit(summary: pd.DataFrame, points: list[tuple[int, int, int]], predictors: tuple[str, ...]) -> dict:
-    """The lack-of-fit F test of the power law in ``predictors`` on every seed's log plateau at ``points``: pure
-    error (seeds about their point's mean) against lack of fit (point means about the law). F, its degrees of
-    freedom and p; a small p says the seeds are not independent points of the law (use point means)."""
-    axis = {"T": 0, "d": 1, "B": 2}
-    groups = [(p, _reached_logs(summary, *p)) for p in points]
-    groups = [(p, g) for p, g in groups if len(g)]
-    n, m, k = sum(len(g) for _, g in groups), len(groups), len(predictors) + 1
-    if m <= k or n <= m:
-        return {"F": float("nan"), "df_lack": m - k, "df_pure": n - m, "p": float("nan")}
-    X = np.array([[1.0] + [math.log(p[axis[q]]) for q in predictors] for p, g in groups for _ in g])
-    y = np.concatenate([g for _, g in groups])
-    beta, *_ = np.linalg.lstsq(X, y, rcond=None)
-    ss_res = float(((y - X @ beta) ** 2).sum())
-    ss_pure = float(sum(((g - g.mean()) ** 2).sum() for _, g in groups))
-    df_lack, df_pure = m - k, n - m
-    F = ((ss_res - ss_pure) / df_lack) / (ss_pure / df_pure) if ss_pure > 0 else float("inf")
-    return {"F": F, "df_lack": df_lack, "df_pure": df_pure, "p": f_survival(F, df_lack, df_pure)}
-
+    """`metrics.lack_of_fit_test` on every reached seed at ``points`` (T, d, B), each point one group: F, its
+    degrees of freedom and p; a small p says the seeds are not independent points of the law (use point means).
+    ``predictors`` must name every coordinate the points vary in, so that a group is a point."""
+    varying = {q for i, q in enumerate(("T", "d", "B")) if len({pt[i] for pt in points}) > 1}
+    if not varying <= set(predictors):
+        raise ValueError(f"the points vary in {sorted(varying - set(predictors))}, which the law {predictors} leaves out")
+    runs = pd.DataFrame([{"T": pt[0], "d": pt[1], "B": pt[2], "plateau_length": float(v)}
+                         for pt in points for v in np.exp(_reached_logs(summary, *pt))],
+                        columns=["T", "d", "B", "plateau_length"])
+    out = lack_of_fit_test(runs, predictors, "plateau_length")
+    return {**out, "df_lack": int(out["df_lack"]), "df_pure": int(out["df_pure"])}
 
 
 def point_mean_fit(summary: pd.DataFrame, points: list[tuple[int, int, int]], predictors: tuple[str, ...],
