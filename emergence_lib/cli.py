@@ -50,6 +50,7 @@ from .executors import EXECUTORS, check_executor
 from .migrations import migrate
 from .experiments import figures
 from .notebooks import execute, parse_value, prepare
+from .removal import remove_all
 from .runs import runner_for
 from .sweep import run_sweep
 
@@ -173,8 +174,7 @@ def cmd_clear(args: argparse.Namespace) -> None:
             continue
         doomed.append(path)
     if not args.dry_run:
-        _check_removable(doomed)
-        _remove(doomed)
+        remove_all(doomed)
     removed = len(doomed)
     verb = "would remove" if args.dry_run else "removed"
     print(f"{verb} {removed} cached runs of {args.figure} at scale {args.scale!r}")
@@ -237,8 +237,7 @@ def cmd_prune(args: argparse.Namespace) -> None:
     plan = _store_exists().prune_plan({kind: kind_version(cls) for kind, cls in RUN_CONFIGS.items()})
     gone = plan["older"] + plan["unreachable"] + plan["leftover"]
     if not args.dry_run:
-        _check_removable(gone)
-        _remove(gone)
+        remove_all(gone)
     by_kind = Counter(path.parent.name for path in plan["older"])
     verb = "would remove" if args.dry_run else "removed"
     print(f"{verb} {len(plan['older'])} stored runs of older code" + "".join(f"; {n} of {k}" for k, n in sorted(by_kind.items())))
@@ -326,53 +325,6 @@ def _store_exists() -> ResultCache:
         raise ConfigError(f"no store at {cache.root} (set EMERGENCE_DATA_DIR to a results folder, or run from the book's "
                           "checkout); nothing was checked")
     return cache
-
-
-def _check_removable(paths: list[Path]) -> None:
-    """Before removing anything: every folder holding a file to remove accepts a removal (a read-only store or an
-    immutable folder is named, and nothing is removed)."""
-    for folder in sorted({p.parent for p in paths}):
-        probe = folder / f".removal-probe.{os.getpid()}"
-        try:
-            probe.write_text("")
-            probe.unlink()
-        except OSError as exc:
-            raise ConfigError(f"cannot remove files under {folder} ({exc.strerror or exc}); nothing was removed") from None
-    for path in paths:  # an immutable or append-only file in a writable folder refuses removal, even to root
-        if path.is_file() and (not os.access(path, os.W_OK) or _pinned_by_attributes(path)):
-            raise ConfigError(f"cannot remove {path} (it refuses changes: immutable, append-only or read-only); "
-                              "nothing was removed")
-
-
-def _pinned_by_attributes(path: Path) -> bool:
-    """Whether ``path`` carries Linux's immutable or append-only attribute (chattr +i / +a), which forbid removing
-    it; False where the attributes cannot be read (another system: the unlink itself then reports)."""
-    import fcntl
-    import struct
-
-    FS_IOC_GETFLAGS, IMMUTABLE, APPEND = 0x80086601, 0x10, 0x20
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return False
-    try:
-        flags = struct.unpack("l", fcntl.ioctl(fd, FS_IOC_GETFLAGS, struct.pack("l", 0)))[0]
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-    return bool(flags & (IMMUTABLE | APPEND))
-
-
-def _remove(paths: list[Path]) -> None:
-    """Remove ``paths`` (checked by `_check_removable` first); one that refuses anyway stops it in one line that
-    says how many were removed before it."""
-    for i, path in enumerate(paths):
-        try:
-            path.unlink(missing_ok=True)
-        except OSError as exc:
-            raise ConfigError(f"cannot remove {path} ({exc.strerror or exc}); {i} files were removed before it, "
-                              f"{len(paths) - i} kept") from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -360,7 +360,7 @@ def test_a_long_folder_name_in_the_output_is_one_line(tmp_path, capsys):
 
 def test_an_append_only_file_stops_removal_before_anything_is_removed(data_dir, monkeypatch, capsys):
     """os.access says an append-only file (chattr +a) is writable, yet it cannot be removed."""
-    import emergence_lib.cli as cli_module
+    from emergence_lib import removal
     from emergence_lib.experiments import Figure1
     from emergence_lib.runs import runner_for
 
@@ -369,7 +369,7 @@ def test_an_append_only_file_stops_removal_before_anything_is_removed(data_dir, 
     for run, result in zip(runs, runner_for(runs[0].kind)(runs, device="cpu")):
         cache.save(run, result)
     paths = [cache.path(r) for r in runs]
-    monkeypatch.setattr(cli_module, "_pinned_by_attributes", lambda p: Path(p) == paths[1])
+    monkeypatch.setattr(removal, "pinned_by_attributes", lambda p: Path(p) == paths[1])
     assert cli(["clear", "figure1", "--force"]) == 2
     assert "append-only" in _one_line_error(capsys) and all(p.exists() for p in paths)
 

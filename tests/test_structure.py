@@ -212,3 +212,18 @@ def test_the_package_ships_every_subpackage():
     on_disk = {".".join(p.parent.relative_to(LIB.parent).parts) for p in LIB.rglob("__init__.py")}
     assert on_disk <= found, sorted(on_disk - found)
     assert {"emergence_lib.experiments", "emergence_lib.experiments.regression"} <= on_disk
+
+
+MAX_MODULE_LINES = 450  # the developers' guide: small modules, one concern each
+
+
+def _long_modules(root: Path, limit: int) -> list[str]:
+    return sorted(f"{p.relative_to(root.parent)}: {n} lines" for p in root.rglob("*.py")
+                  if (n := len(p.read_text().splitlines())) > limit)
+
+
+def test_every_module_of_the_library_is_at_most_450_lines(tmp_path):
+    assert _long_modules(LIB, MAX_MODULE_LINES) == []
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "long.py").write_text("x = 1\n" * (MAX_MODULE_LINES + 1))
+    assert _long_modules(tmp_path / "lib", MAX_MODULE_LINES) == ["lib/long.py: 451 lines"]  # the check can fail
