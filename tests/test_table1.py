@@ -325,3 +325,27 @@ def test_a_shape_with_stored_runs_is_priced_at_what_they_took_and_not_timed():
     assert list(e.table["s_per_step"]) == [3.0, 0.5]
     assert list(e.table["s_per_step_from"]) == ["3 stored runs", "timed"]
     assert "1 read from stored runs" in e.describe() and any("median of 3 stored runs" in line for line in lines)
+
+
+def test_an_incomplete_point_is_drawn_hollow_and_unjudged_beside_the_complete_ones():
+    """Panel (a) of chapter 03's figure: a point with some of its seeds stored is a hollow marker labelled as not
+    judged; without one, no such marker (so the check can fail)."""
+    import matplotlib.pyplot as plt
+
+    from emergence_lib.experiments.table1 import show as t1show
+
+    def summary(T, d, seeds):
+        return pd.DataFrame({"T": T, "d": d, "B": 1, "seed": range(len(seeds)), "plateau_length": seeds,
+                             "seconds": 1.0})
+    complete = read.point_table(summary(32, 16, [400.0, 450.0, 420.0]), [(32, 16, 1)])
+    partial = read.point_table(summary(256, 32, [9283.0]), [(256, 32, 1)])
+    local = pd.DataFrame(columns=["T", "ours", "low", "high"])
+
+    def hollow_labels(fig):
+        return [ln.get_label() for ln in fig.axes[0].get_lines() if ln.get_markerfacecolor() == "none"]
+    fig = t1show._measured_figure(complete, local, partial)
+    assert hollow_labels(fig) == ["$d$ = 32: 1 seed so far, not judged"]
+    plt.close(fig)
+    fig = t1show._measured_figure(complete, local, None)
+    assert hollow_labels(fig) == []
+    plt.close(fig)

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ... import claims, plotting
+from ...paper import paper_number
 from ...report import glue_figure, glue_number, glue_text
 from ..context import Context
 from ..regression import read
@@ -250,7 +251,9 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
     lack = pd.DataFrame([{"fit": "d, T at B = 1", **measured_read.lack_of_fit(summary, fit_points, ("d", "T"))},
                          {"fit": "d, T, B (every point)", **measured_read.lack_of_fit(summary, complete, ("d", "T", "B"))}])
     glue_text("t1m_sentence", verdict_sentence(status, exponents, have, need))
-    glue_figure("fig3_measured", _measured_figure(_all_points(summary, complete), local))
+    partial = sorted(p for p in seeds if 0 < done_seeds[p] < seeds[p])  # shown, not judged
+    glue_figure("fig3_measured", _measured_figure(_all_points(summary, complete), local,
+                                                  read.point_table(_only(summary, partial), partial)))
     return SimpleNamespace(points=points, exponents=pd.DataFrame(exponents), local=local, lack_of_fit=lack,
                            checked=checked, complete=complete, runs=(have, need), status=status)
 
@@ -275,7 +278,7 @@ def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, n
     if s == "not run":
         return (f"Not answered yet: {have} of {need} registered runs where the paper measured are stored, and the d "
                 "exponent at T = 256 needs all seeds at d = 16 and 32.")
-    value = f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}] against the paper's 1.29"
+    value = f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}] against the paper's {paper_number('figure3.d'):.2f}"
     if s == "agrees":
         return f"Where the paper measured, the gap closes: the d exponent at T = 256 is {value}."
     if s == "differs":
@@ -283,9 +286,11 @@ def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, n
     return f"Where the paper measured, the d exponent at T = 256 is {value}: too wide an interval to say whether the gap closes."
 
 
-def _measured_figure(points: pd.DataFrame, local: pd.DataFrame) -> plt.Figure:
+def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.DataFrame | None = None) -> plt.Figure:
     """(a) Our plateau over the paper's law against T at B = 1, one colour per d (95% intervals over seeds), the law's
-    own scatter shaded; (b) the local d exponent (d = 16 → 32) per T with its 95% interval, the paper's 1.29 dashed."""
+    own scatter shaded, and each point whose seeds are not all stored as a hollow marker (its seeds so far: shown, not
+    judged); (b) the local d exponent (d = 16 → 32) per T with its 95% interval, the paper's exponent dashed."""
+    paper_d = paper_number("figure3.d")
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
     ax = axes[0]
     sd = law_residual_sd()
@@ -298,6 +303,12 @@ def _measured_figure(points: pd.DataFrame, local: pd.DataFrame) -> plt.Figure:
         if len(g):
             ax.errorbar(g["T"], g["ratio"], yerr=[g["ratio"] - g["ratio_low"], g["ratio_high"] - g["ratio"]], fmt="s-",
                         color=colors[d], capsize=3, label=f"$d$ = {d}")
+    part = partial[(partial["B"] == 1) & np.isfinite(partial["ratio"].astype(float))] if partial is not None and len(partial) else None
+    for i, (d, g) in enumerate(part.groupby("d") if part is not None else ()):
+        n = sorted(set(int(k) for k in g["seeds"]))
+        so_far = f"{n[0]} seed{'s' if n[0] > 1 else ''}" if len(n) == 1 else f"{'/'.join(map(str, n))} seeds"
+        ax.plot(g["T"], g["ratio"], "s", mfc="none", mec=colors.get(d, "0.3"), ms=8, mew=1.5,
+                label=f"$d$ = {d}: {so_far} so far, not judged")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xticks([32, 64, 128, 192, 256], ["32", "64", "128", "192", "256"])
@@ -315,7 +326,7 @@ def _measured_figure(points: pd.DataFrame, local: pd.DataFrame) -> plt.Figure:
         hi = (ok["high"] - ok["ours"]).fillna(0)
         ax.errorbar(ok["T"], ok["ours"], yerr=[lo, hi], fmt="o-", color="C0", capsize=3,
                     label="local $d$ exponent, $d$ = 16 → 32 (95% interval)")
-    ax.axhline(1.29, color="C3", ls="--", lw=1.4, label="paper's 1.29 (fitted at $T$ = 256)")
+    ax.axhline(paper_d, color="C3", ls="--", lw=1.4, label=f"paper's {paper_d:.2f} (fitted at $T$ = 256)")
     ax.set_xscale("log", base=2)
     ax.set_xticks([32, 64, 128, 192, 256], ["32", "64", "128", "192", "256"])
     ax.minorticks_off()
