@@ -143,3 +143,23 @@ def test_the_smoke_grid_runs_and_every_reader_reads_it(data_dir):
     assert (shares["count"] <= shares["emerged"]).all() and (shares["emerged"] <= shares["runs"]).all()
     np.testing.assert_allclose(shares["share"], shares["count"] / shares["emerged"])
     assert ((shares["low"] <= shares["share"]) & (shares["share"] <= shares["high"])).all()
+
+
+def test_the_laptop_comparison_takes_the_fastest_lr_and_geometric_means_and_skips_what_one_model_lacks():
+    from emergence_lib.experiments.recall_table1 import read as rt1_read
+
+    points = pd.DataFrame({"N_tokens": [32, 64, 128], "N_pairs": [4, 4, 4], "seeds": ["3 of 3"] * 3,
+                           "steps to 50%": [400.0, 900.0, 2000.0]})
+    laptop = pd.DataFrame({"n_tokens": [32] * 4 + [64] * 4, "n_pairs": 4,
+                           "lr": [3e-4, 3e-4, 1e-3, 1e-3] * 2, "seed": [0, 1] * 4,
+                           "emergence_step": [800.0, 1200.0, 100.0, 400.0, 900.0, 1100.0, 300.0, np.inf]})
+    table = rt1_read.laptop_comparison(points, laptop)
+    # (32, 4): lr 1e-3 is fastest (mean 250), geometric mean 200, ratio 2; (64, 4): the fastest lr (1e-3) has a seed
+    # that never crossed, so its mean is censored and lr 3e-4 is the best: geometric mean of 900 and 1100;
+    # (128, 4): the laptop never ran it.
+    assert list(table["N_tokens"]) == [32, 64]
+    assert table["laptop lr"].tolist() == [1e-3, 3e-4]
+    assert table["laptop: steps to 50%"].iloc[0] == pytest.approx(200.0)
+    assert table["Table 1 / laptop"].iloc[0] == pytest.approx(2.0)
+    assert table["laptop: steps to 50%"].iloc[1] == pytest.approx(np.sqrt(900.0 * 1100.0))
+    assert rt1_read.laptop_comparison(points.iloc[:0], laptop).empty

@@ -199,3 +199,33 @@ def training_distribution_speedups(results: dict[str, SweepResult], level: float
             if not lo >= worst["low"]:  # nan-safe: the first level, then any with a lower interval end
                 worst = {"ours": m, "low": lo, "high": hi, "level": f"{by} = {lvl:g}"}
     return worst
+
+
+def laptop_comparison(points: pd.DataFrame, laptop: pd.DataFrame) -> pd.DataFrame:
+    """At each (N_tokens, N_pairs) both models ran: Table 1's steps to 50% (``points``, `point_table`: the geometric
+    mean over its stored seeds, pre-LN, lr 1e-4) beside the laptop model's (``laptop``: Figure 4's cpu summary; the
+    geometric mean over the seeds of its fastest learning rate, the chapter's choice by `recall.read.best_lr_table`,
+    at its 50% threshold), and Table 1's over the laptop's."""
+    from ..recall.read import best_lr_table
+
+    cols = ["N_tokens", "N_pairs", "Table 1 seeds", "Table 1: steps to 50%", "laptop lr", "laptop: steps to 50%",
+            "Table 1 / laptop"]
+    if not len(points) or not len(laptop):
+        return pd.DataFrame(columns=cols)
+    _, best = best_lr_table(laptop)
+    rows = []
+    for _, p in points.iterrows():
+        at = best[(best["n_tokens"] == p["N_tokens"]) & (best["n_pairs"] == p["N_pairs"])]
+        ours = float(p["steps to 50%"])
+        if not len(at) or not np.isfinite(ours):
+            continue
+        lr = float(at["lr"].iloc[0])
+        runs = laptop[(laptop["n_tokens"] == p["N_tokens"]) & (laptop["n_pairs"] == p["N_pairs"]) & np.isclose(laptop["lr"], lr)]
+        v = runs["emergence_step"].to_numpy(float)
+        if not (len(v) and np.isfinite(v).all()):
+            continue
+        lap = float(np.exp(np.log(v).mean()))
+        rows.append({"N_tokens": int(p["N_tokens"]), "N_pairs": int(p["N_pairs"]), "Table 1 seeds": p["seeds"],
+                     "Table 1: steps to 50%": ours, "laptop lr": lr, "laptop: steps to 50%": lap,
+                     "Table 1 / laptop": ours / lap})
+    return pd.DataFrame(rows, columns=cols)

@@ -115,6 +115,21 @@ def figure5(ctx: Context) -> SimpleNamespace:
     return SimpleNamespace(speedups=rows, lag=lag, checked=checked)
 
 
+def compared_with_laptop(t1: SimpleNamespace, res4: dict) -> pd.DataFrame:
+    """Table 1's recall model beside the laptop substitute at the points both ran, in steps to 50% (the laptop
+    reads 50%; `read.laptop_comparison`), and the range of their ratio in a sentence (glued: rt1_vs_laptop)."""
+    table = read.laptop_comparison(t1.points, res4["grid"].summary)
+    r = table["Table 1 / laptop"].to_numpy(float)
+    if not len(r):
+        glue_text("rt1_vs_laptop", "No point has runs of both models yet.")
+        return table
+    word = "point" if len(r) == 1 else "points"
+    spread = f"{r.min():.1f}×" if len(r) == 1 else f"{r.min():.1f}× to {r.max():.1f}×"
+    glue_text("rt1_vs_laptop", f"At the {len(r)} {word} both models ran, Table 1's takes {spread} the laptop "
+                               f"model's steps to 50% test accuracy (geometric mean {float(np.exp(np.log(r).mean())):.1f}×).")
+    return table
+
+
 def mechanism(ctx: Context) -> SimpleNamespace:
     """Figures 16 and 17 on Table 1's recall model: the placement shares (layer 4 selects, layer 3 copies) under
     pre-LN and no LN, and repetition on the training distribution (glued: rt1_runs)."""
