@@ -369,7 +369,8 @@ def lack_of_fit_test(runs: pd.DataFrame, predictors: Sequence[str], target: str)
     predictor values are one point: their scatter about the point's mean is pure error). F on (points − k, runs −
     points) degrees of freedom and its p; a small p says the law misfits the points by more than seeds scatter, so
     a fit that counts each seed as a point has too narrow intervals (a fit on point means does not)."""
-    finite = runs[np.isfinite(runs[target]) & (runs[target] > 0)]
+    v = runs[target].to_numpy(float)  # an empty table's column has no numeric type
+    finite = runs[np.isfinite(v) & (v > 0)]
     groups = [np.log(g[target].to_numpy(float)) for _, g in finite.groupby(list(predictors))]
     keys = [k if isinstance(k, tuple) else (k,) for k, _ in finite.groupby(list(predictors))]
     n, m, k = sum(len(g) for g in groups), len(groups), len(predictors) + 1

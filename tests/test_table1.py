@@ -349,3 +349,19 @@ def test_an_incomplete_point_is_drawn_hollow_and_unjudged_beside_the_complete_on
     fig = t1show._measured_figure(complete, local, None)
     assert hollow_labels(fig) == []
     plt.close(fig)
+    # A seed that never reached the threshold: the marker is the mean of the others, a lower bound, and says so.
+    censored = read.point_table(summary(256, 32, [9283.0, math.inf]), [(256, 32, 1)])
+    fig = t1show._measured_figure(complete, local, censored)
+    assert hollow_labels(fig) == ["$d$ = 32: 1 seed (1 not reached: a lower bound) so far, not judged"]
+    plt.close(fig)
+
+
+def test_a_lack_of_fit_test_with_no_reached_run_is_nan_not_an_error():
+    from emergence_lib.experiments.table1 import read as mread
+
+    empty = pd.DataFrame(columns=["T", "d", "B", "plateau_length"])
+    unreached = pd.DataFrame({"T": [32, 32], "d": [16, 16], "B": 1, "plateau_length": [math.inf, math.inf]})
+    for summary, pts in ((empty, []), (empty, [(32, 16, 1), (64, 16, 1)]), (unreached, [(32, 16, 1)])):
+        out = mread.lack_of_fit(summary, pts, ("d", "T"))
+        assert math.isnan(out["F"]) and math.isnan(out["p"])
+    assert math.isnan(metrics.lack_of_fit_test(pd.DataFrame(columns=["d", "T", "v"]), ["d", "T"], "v")["F"])

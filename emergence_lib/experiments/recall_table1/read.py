@@ -201,31 +201,33 @@ def training_distribution_speedups(results: dict[str, SweepResult], level: float
     return worst
 
 
-def laptop_comparison(points: pd.DataFrame, laptop: pd.DataFrame) -> pd.DataFrame:
-    """At each (N_tokens, N_pairs) both models ran: Table 1's steps to 50% (``points``, `point_table`: the geometric
-    mean over its stored seeds, pre-LN, lr 1e-4) beside the laptop model's (``laptop``: Figure 4's cpu summary; the
-    geometric mean over the seeds of its fastest learning rate, the chapter's choice by `recall.read.best_lr_table`,
-    at its 50% threshold), and Table 1's over the laptop's."""
+def laptop_comparison(t1_runs: pd.DataFrame, seeds: int, laptop: pd.DataFrame) -> pd.DataFrame:
+    """At each (N_tokens, N_pairs) where both models reached 50% test accuracy in every stored seed: Table 1's steps
+    to 50% (``t1_runs``: `crossing_table` rows of its pre-LN, lr 1e-4 runs; the geometric mean over its stored seeds,
+    of ``seeds`` registered) beside the laptop model's (``laptop``: Figure 4's cpu summary; the geometric mean over
+    the seeds of its fastest learning rate, the chapter's choice by `recall.read.best_lr_table`, at its 50%
+    threshold), and Table 1's over the laptop's. A point where a seed of either model never crossed is left out: a
+    censored run never enters a mean."""
     from ..recall.read import best_lr_table
 
     cols = ["N_tokens", "N_pairs", "Table 1 seeds", "Table 1: steps to 50%", "laptop lr", "laptop: steps to 50%",
             "Table 1 / laptop"]
-    if not len(points) or not len(laptop):
+    if not len(t1_runs) or not len(laptop):
         return pd.DataFrame(columns=cols)
     _, best = best_lr_table(laptop)
     rows = []
-    for _, p in points.iterrows():
-        at = best[(best["n_tokens"] == p["N_tokens"]) & (best["n_pairs"] == p["N_pairs"])]
-        ours = float(p["steps to 50%"])
-        if not len(at) or not np.isfinite(ours):
+    for (V, N), here in t1_runs.groupby(["n_tokens", "n_pairs"]):
+        at = best[(best["n_tokens"] == V) & (best["n_pairs"] == N)]
+        ours = here["steps to 50%"].to_numpy(float)
+        if not len(at) or not (np.isfinite(ours) & (ours > 0)).all():
             continue
         lr = float(at["lr"].iloc[0])
-        runs = laptop[(laptop["n_tokens"] == p["N_tokens"]) & (laptop["n_pairs"] == p["N_pairs"]) & np.isclose(laptop["lr"], lr)]
+        runs = laptop[(laptop["n_tokens"] == V) & (laptop["n_pairs"] == N) & np.isclose(laptop["lr"], lr)]
         v = runs["emergence_step"].to_numpy(float)
-        if not (len(v) and np.isfinite(v).all()):
+        if not (len(v) and (np.isfinite(v) & (v > 0)).all()):
             continue
-        lap = float(np.exp(np.log(v).mean()))
-        rows.append({"N_tokens": int(p["N_tokens"]), "N_pairs": int(p["N_pairs"]), "Table 1 seeds": p["seeds"],
-                     "Table 1: steps to 50%": ours, "laptop lr": lr, "laptop: steps to 50%": lap,
-                     "Table 1 / laptop": ours / lap})
+        t1, lap = float(np.exp(np.log(ours).mean())), float(np.exp(np.log(v).mean()))
+        rows.append({"N_tokens": int(V), "N_pairs": int(N), "Table 1 seeds": f"{len(ours)} of {seeds}",
+                     "Table 1: steps to 50%": t1, "laptop lr": lr, "laptop: steps to 50%": lap,
+                     "Table 1 / laptop": t1 / lap})
     return pd.DataFrame(rows, columns=cols)

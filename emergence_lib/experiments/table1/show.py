@@ -305,8 +305,11 @@ def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.Data
                         color=colors[d], capsize=3, label=f"$d$ = {d}")
     part = partial[(partial["B"] == 1) & np.isfinite(partial["ratio"].astype(float))] if partial is not None and len(partial) else None
     for i, (d, g) in enumerate(part.groupby("d") if part is not None else ()):
-        n = sorted(set(int(k) for k in g["seeds"]))
-        so_far = f"{n[0]} seed{'s' if n[0] > 1 else ''}" if len(n) == 1 else f"{'/'.join(map(str, n))} seeds"
+        reached = sorted({int(k) for k in g["seeds"] - g["not_reached"]})
+        so_far = " or ".join(map(str, reached)) + (" seed" if reached == [1] else " seeds")
+        missed = int(g["not_reached"].sum())
+        if missed:  # the marker is then a lower bound: the mean is over the seeds that crossed
+            so_far += f" ({missed} not reached: a lower bound)"
         ax.plot(g["T"], g["ratio"], "s", mfc="none", mec=colors.get(d, "0.3"), ms=8, mew=1.5,
                 label=f"$d$ = {d}: {so_far} so far, not judged")
     ax.set_xscale("log", base=2)
