@@ -30,3 +30,18 @@ def test_the_paired_speed_up_is_the_geometric_mean_of_each_seeds_ratio():
     rows += [{"seed": s, "B": 2, "p": 0.0, "emergence_step": 100.0 * (s + 1) / (2 if s % 2 else 4)} for s in range(4)]
     out = read.figure5_speedup(SimpleNamespace(summary=pd.DataFrame(rows)), "B")
     assert out["ours"] == pytest.approx(8 ** 0.5) and out["low"] < out["ours"] < out["high"] and out["seeds"] == 4
+
+
+def test_the_fresh_seed_sentence_sets_each_verdict_beside_its_pin_and_says_when_nothing_is_judged():
+    from emergence_lib import claims
+    from emergence_lib.experiments.confirm import show as cshow
+
+    pins = {"confirm.figure5.in_context_speedup": ("figure5.in_context_speedup", "The in-context speed-up at B = 2")}
+    c = claims.claim("confirm.figure5.in_context_speedup")
+    result = claims.ClaimResult(c, 3.19, c.status(3.19, (2.97, 3.42)), (2.97, 3.42))
+    text = cshow.beside_the_pins([result], pins, 15, 15)
+    assert text.startswith("The in-context speed-up at B = 2: 3.19 [2.97, 3.42] on the fresh seeds, which differs from")
+    assert text.endswith(f"expects {claims.claim('figure5.in_context_speedup').expected!r}.")
+    inside = claims.ClaimResult(c, 3.9, c.status(3.9, (3.5, 4.4)), (3.5, 4.4))
+    assert "which agrees with" in cshow.beside_the_pins([inside], pins, 15, 15)
+    assert cshow.beside_the_pins([], pins, 4, 15) == "Not judged yet: 4 of 15 fresh-seed runs are stored."

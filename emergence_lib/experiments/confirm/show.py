@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pandas as pd
 
 from ... import claims
+from ...report import glue_text
 from ..context import Context
 from . import read
 from .runs import Confirm
@@ -18,6 +19,24 @@ def _stored() -> tuple[dict, dict[str, tuple[int, int]]]:
     figure = Confirm(scale="cpu")
     results, _, _ = figure.cached()
     return results, {k: (len(results[k].summary), len(v)) for k, v in figure.sweeps().items()}
+
+
+VERB = {"agrees": "agrees with", "differs": "differs from", "inconclusive": "is too wide to tell from",
+        "smoke": "(smoke: not judged against)"}
+
+
+def beside_the_pins(checked: list[claims.ClaimResult], pins: dict[str, tuple[str, str]], have: int, need: int) -> str:
+    """One sentence per fresh-seed verdict, beside the pin it checks (``pins``: fresh key → (pinned key, a plain-text
+    label: glued text renders no maths)): the fresh value and status from these seeds, the pin's expected status
+    from the registry. Generated, never typed."""
+    if not checked:
+        return f"Not judged yet: {have} of {need} fresh-seed runs are stored."
+    parts = []
+    for r in checked:
+        key, label = pins[r.claim.key]
+        parts.append(f"{label}: {r.ours_text} on the fresh seeds, which {VERB[r.status]} the paper's "
+                     f"{r.claim.paper}; the pin on the original seeds expects {claims.claim(key).expected!r}.")
+    return " ".join(parts)
 
 
 def figure5(ctx: Context) -> SimpleNamespace:
@@ -32,6 +51,10 @@ def figure5(ctx: Context) -> SimpleNamespace:
             checked.append(ctx.record(f"confirm.figure5.{name}", row["ours"], interval=(row["low"], row["high"])))
         else:
             claims.record_not_run(f"confirm.figure5.{name}", f"not run yet ({have} of {need} runs)")
+    g = Confirm(scale="cpu").grid
+    pins = {"confirm.figure5.in_context_speedup": ("figure5.in_context_speedup", f"The in-context speed-up at B = {g.fig5_B}"),
+            "confirm.figure5.cross_sample_speedup": ("figure5.cross_sample_speedup", f"The cross-sample speed-up at p = {g.fig5_p}")}
+    glue_text("confirm5_sentence", beside_the_pins(checked, pins, have, need))
     return SimpleNamespace(table=pd.DataFrame(rows), checked=checked)
 
 
@@ -48,4 +71,6 @@ def figure3(ctx: Context) -> SimpleNamespace:
             checked.append(ctx.record(f"confirm.figure3.{k}_exponent", v[0], interval=(v[1], v[2])))
         else:
             claims.record_not_run(f"confirm.figure3.{k}_exponent", f"not run yet ({have} of {need} runs)")
+    pins = {f"confirm.figure3.{k}_exponent": (f"figure3.{k}_exponent", f"The exponent of {k}") for k in ("d", "T", "B")}
+    glue_text("confirm3_sentence", beside_the_pins(checked, pins, have, need))
     return SimpleNamespace(fit=fit, checked=checked)
