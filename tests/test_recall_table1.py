@@ -169,3 +169,21 @@ def test_the_laptop_comparison_takes_the_fastest_lr_and_geometric_means_and_neve
     assert table["laptop: steps to 50%"].iloc[1] == pytest.approx(np.sqrt(900.0 * 1100.0))
     assert table["Table 1 seeds"].tolist() == ["2 of 3", "2 of 3"]
     assert rt1_read.laptop_comparison(t1.iloc[:0], 3, laptop).empty
+
+
+def test_the_placement_figure_draws_each_share_with_its_interval_or_says_nothing_is_stored():
+    import matplotlib.pyplot as plt
+
+    from emergence_lib.experiments.recall_table1 import show as rt1_show
+
+    shares = pd.DataFrame({"layer_norm": "pre", "runs": 3, "emerged": 3, "pattern": ["select", "copy"], "layer": [4, 3],
+                           "count": [0, 2], "share": [0.0, 2 / 3], "low": [0.0, 0.2], "high": [0.56, 0.94]})
+    fig = rt1_show._placement_figure(shares, (3, 20))
+    ax = fig.axes[0]
+    assert "3 of 20 runs stored" in ax.get_title()
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["pre-LN: 3 emerged runs"]
+    assert sorted(round(float(ln.get_ydata()[0]), 3) for ln in ax.get_lines() if ln.get_marker() == "o") == [0.0, 0.667]
+    plt.close(fig)
+    empty = rt1_show._placement_figure(shares.iloc[:0], (0, 20))
+    assert any(t.get_text() == "no run stored yet" for t in empty.axes[0].texts)
+    plt.close(empty)

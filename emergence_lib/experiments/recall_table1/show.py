@@ -153,7 +153,36 @@ def mechanism(ctx: Context) -> SimpleNamespace:
     f16 = read.training_distribution_speedups(rep) if both else {"ours": np.nan, "low": np.nan, "high": np.nan}
     _record(lambda v, iv: ctx.record("recall_t1.figure16.training_speedup", v, interval=iv),
             f"{KEY}.figure16.training_speedup", f16, both, _count(counts, "figure5_B", "figure5_p"), checked)
+    glue_figure("fig17_measured", _placement_figure(shares, counts["placement"]))
     return SimpleNamespace(shares=shares, figure16=f16, checked=checked)
+
+
+def _placement_figure(shares: pd.DataFrame, stored: tuple[int, int]) -> plt.Figure:
+    """The share of emerged runs that select in layer 4 and copy in layer 3 (the paper's layers), per LayerNorm
+    reading, with Wilson 95% intervals; the runs behind each, of the registered ones (``stored``: stored, registered)."""
+    fig, ax = plt.subplots(figsize=(7.5, 3.8))
+    readings = (("pre", "pre-LN", "C0"), ("none", "no LayerNorm", "C1"))
+    patterns = (("select", "selects in layer 4"), ("copy", "copies in layer 3"))
+    for j, (ln, label, color) in enumerate(readings):
+        g = shares[shares["layer_norm"] == ln] if len(shares) else shares
+        for i, (pattern, _) in enumerate(patterns):
+            row = g[g["pattern"] == pattern] if len(g) else g
+            if not len(row):
+                continue
+            share, lo, hi = (float(row[c].iloc[0]) for c in ("share", "low", "high"))
+            x = i + (j - 0.5) * 0.3
+            ax.errorbar([x], [share], yerr=[[share - lo], [hi - share]], fmt="o", color=color, capsize=4,
+                        label=f"{label}: {int(row['emerged'].iloc[0])} emerged runs" if i == 0 else None)
+    ax.axhline(0.5, color="0.6", ls=":", lw=1)
+    ax.set_xticks(range(len(patterns)), [name for _, name in patterns])
+    ax.set(xlim=(-0.6, len(patterns) - 0.4), ylim=(-0.05, 1.05), ylabel="share of emerged runs (Wilson 95%)",
+           title=f"Table 1's recall model: where the circuit forms ({stored[0]} of {stored[1]} runs stored)")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=9, loc="upper right")
+    else:
+        ax.text(0.5, 0.5, "no run stored yet", transform=ax.transAxes, ha="center", color="0.4")
+    fig.tight_layout()
+    return fig
 
 
 def _figure4(table: pd.DataFrame) -> plt.Figure:
