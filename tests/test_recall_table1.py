@@ -146,8 +146,6 @@ def test_the_smoke_grid_runs_and_every_reader_reads_it(data_dir):
 
 
 def test_the_laptop_comparison_takes_the_fastest_lr_and_geometric_means_and_never_a_censored_run():
-    from emergence_lib.experiments.recall_table1 import read as rt1_read
-
     inf = np.inf
     # Table 1's runs, per seed: (32, 4) and (64, 4) crossed in every seed; (128, 4) has a seed that never crossed;
     # (16, 4) crossed, but the laptop's every lr there has a seed that never crossed; (256, 4) the laptop never ran.
@@ -158,7 +156,7 @@ def test_the_laptop_comparison_takes_the_fastest_lr_and_geometric_means_and_neve
                            "seed": [0, 1] * 7,
                            "emergence_step": [800.0, 1200.0, 100.0, 400.0, 900.0, 1100.0, 300.0, inf, 500.0, 500.0,
                                               50.0, inf, 60.0, inf]})
-    table = rt1_read.laptop_comparison(t1, 3, laptop)
+    table = read.laptop_comparison(t1, 3, laptop)
     # (32, 4): lr 1e-3 is fastest (mean 250), geometric mean 200; Table 1's geometric mean 400, ratio 2.
     # (64, 4): the fastest lr (1e-3) has a seed that never crossed, so its mean is censored and lr 3e-4 is the best.
     assert list(table["N_tokens"]) == [32, 64], "censored on either side, or not run by one model: left out"
@@ -168,7 +166,7 @@ def test_the_laptop_comparison_takes_the_fastest_lr_and_geometric_means_and_neve
     assert table["Table 1 / laptop"].iloc[0] == pytest.approx(2.0)
     assert table["laptop: steps to 50%"].iloc[1] == pytest.approx(np.sqrt(900.0 * 1100.0))
     assert table["Table 1 seeds"].tolist() == ["2 of 3", "2 of 3"]
-    assert rt1_read.laptop_comparison(t1.iloc[:0], 3, laptop).empty
+    assert read.laptop_comparison(t1.iloc[:0], 3, laptop).empty
 
 
 def test_the_placement_figure_draws_each_share_with_its_interval_or_says_nothing_is_stored():
