@@ -45,3 +45,20 @@ def test_the_fresh_seed_sentence_sets_each_verdict_beside_its_pin_and_says_when_
     inside = claims.ClaimResult(c, 3.9, c.status(3.9, (3.5, 4.4)), (3.5, 4.4))
     assert "which agrees with" in cshow.beside_the_pins([inside], pins, 15, 15)
     assert cshow.beside_the_pins([], pins, 4, 15) == "Not judged yet: 4 of 15 fresh-seed runs are stored."
+
+
+def test_the_lack_of_fit_sentence_follows_the_test_and_the_test_sees_a_misfit():
+    from emergence_lib.experiments.confirm import show as cshow
+
+    # A law C·d·T·B⁻¹ with small seed scatter fits; bending one point off it by 3× makes the test reject.
+    rows = [{"d": d, "T": T, "B": B, "seed": s, "plateau_length": d * T / B * (1.0 + 0.01 * (s - 1))}
+            for d in (4, 8, 16) for T in (16, 32) for B in (1, 2) for s in range(3)]
+    fits = read.figure3_lack_of_fit(SimpleNamespace(summary=pd.DataFrame(rows)))
+    assert fits["p"] > 0.05 and (fits["df_lack"], fits["df_pure"]) == (12 - 4, 36 - 12)
+    assert cshow.lack_of_fit_sentence(fits).startswith("The lack-of-fit test does not reject the law")
+    bent = [dict(r, plateau_length=r["plateau_length"] * (3 if (r["d"], r["T"], r["B"]) == (8, 32, 1) else 1))
+            for r in rows]
+    misfit = read.figure3_lack_of_fit(SimpleNamespace(summary=pd.DataFrame(bent)))
+    assert misfit["p"] < 1e-6
+    assert cshow.lack_of_fit_sentence(misfit).startswith("The law misfits the fresh seeds' points by more than")
+    assert cshow.lack_of_fit_sentence({}).endswith("not yet.")

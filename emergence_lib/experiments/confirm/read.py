@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 
-from ...metrics import paired_seed_interval
+from ...metrics import lack_of_fit_test, paired_seed_interval
 from ...sweep import SweepResult
 from ..table1.read import point_mean_fit
 
@@ -33,3 +33,9 @@ def figure3_law(result: SweepResult) -> pd.DataFrame:
         return pd.DataFrame(columns=["quantity", "ours", "low", "high", "points", "df"])
     points = sorted({(int(T), int(d), int(B)) for T, d, B in zip(s["T"], s["d"], s["B"])})
     return point_mean_fit(s, points, ("d", "T", "B"))
+
+
+def figure3_lack_of_fit(result: SweepResult) -> dict:
+    """The lack-of-fit F test of the same law on every fresh seed (each (T, d, B) point one group): printed beside the
+    point-mean fit, whose intervals do not count seeds as points whatever it says."""
+    return lack_of_fit_test(result.summary, ["d", "T", "B"], "plateau_length")

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pandas as pd
 
 from ... import claims
-from ...report import glue_text
+from ...report import format_number, glue_text
 from ..context import Context
 from . import read
 from .runs import Confirm
@@ -39,6 +39,18 @@ def beside_the_pins(checked: list[claims.ClaimResult], pins: dict[str, tuple[str
     return " ".join(parts)
 
 
+def lack_of_fit_sentence(lof: dict) -> str:
+    """What the lack-of-fit test on the fresh seeds says, from its numbers (generated, never typed)."""
+    if not lof or not math.isfinite(lof["F"]):
+        return "The lack-of-fit test needs at least two seeds at more points than the law has parameters: not yet."
+    numbers = f"F = {lof['F']:.1f} on ({lof['df_lack']:.0f}, {lof['df_pure']:.0f}) degrees of freedom, p = " \
+              f"{format_number(lof['p'], '.2g')}"
+    verdict = ("The law misfits the fresh seeds' points by more than the seeds scatter" if lof["p"] < 0.05 else
+               "The lack-of-fit test does not reject the law on the fresh seeds")
+    return (f"{verdict} ({numbers}). The fit above takes each point's mean once, and its intervals use the fit's "
+            "residual degrees of freedom, never the seeds as points.")
+
+
 def figure5(ctx: Context) -> SimpleNamespace:
     """Figure 5's two speed-ups on fresh seeds (glued into chapter 04's claims table)."""
     results, done = _stored()
@@ -63,6 +75,8 @@ def figure3(ctx: Context) -> SimpleNamespace:
     results, done = _stored()
     have, need = done["figure3"]
     fit = read.figure3_law(results["figure3"])
+    lof = read.figure3_lack_of_fit(results["figure3"]) if have else {}
+    glue_text("confirm3_lack_of_fit", lack_of_fit_sentence(lof))
     checked = []
     for k in ("d", "T", "B"):
         row = fit[fit["quantity"] == k]
@@ -73,4 +87,4 @@ def figure3(ctx: Context) -> SimpleNamespace:
             claims.record_not_run(f"confirm.figure3.{k}_exponent", f"not run yet ({have} of {need} runs)")
     pins = {f"confirm.figure3.{k}_exponent": (f"figure3.{k}_exponent", f"The exponent of {k}") for k in ("d", "T", "B")}
     glue_text("confirm3_sentence", beside_the_pins(checked, pins, have, need))
-    return SimpleNamespace(fit=fit, checked=checked)
+    return SimpleNamespace(fit=fit, checked=checked, lack_of_fit=lof)
