@@ -272,3 +272,26 @@ def test_one_width_per_kind_of_quantity():
         if t.max_width != want:
             wrong.append((c.key, t.max_width, want))
     assert not wrong, wrong
+
+
+def test_a_rule_amended_after_the_data_is_said_on_the_first_screen_and_in_the_registered_column(tmp_path):
+    """Issue 36 item 5: the cheap end's exponents, registered as a fit pooled over seeds, are judged on point means
+    where the law misfits. That change came after their runs: the first screen and the landing table say so."""
+    import json
+
+    from emergence_lib import scorecard
+
+    amended = [c for c in CLAIMS if c.amended]
+    assert {c.key for c in amended} == {f"table1.figure3.{k}_exponent" for k in "dTB"}
+    assert all(c.expected is None for c in amended), "still registered claims, judged by a wider interval"
+    text = scorecard.verdict_summary(str(tmp_path))
+    assert "widened after the data" not in text, "nothing judged in this log: nothing to say"
+    (tmp_path / f"{amended[1].key}@cpu.json").write_text(json.dumps({"key": amended[1].key, "status": "inconclusive"}))
+    first = scorecard.verdict_summary(str(tmp_path)).splitlines()[0]
+    assert "; 1 of these by an interval widened after the data" in first
+    table = scorecard.landing_table(registration=pd.DataFrame({"claim": [amended[0].key, "figure1.d_exponent"],
+                                                                "registration": ["before its data"] * 2}))
+    row = next(line for line in table.splitlines() if amended[0].claim.replace("$", "") in line.replace("$", ""))
+    assert "before its runs (interval widened after the data)" in row
+    plain = next(line for line in table.splitlines() if "| before its runs |" in line)
+    assert "widened" not in plain

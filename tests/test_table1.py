@@ -365,3 +365,31 @@ def test_a_lack_of_fit_test_with_no_reached_run_is_nan_not_an_error():
         out = mread.lack_of_fit(summary, pts, ("d", "T"))
         assert math.isnan(out["F"]) and math.isnan(out["p"])
     assert math.isnan(metrics.lack_of_fit_test(pd.DataFrame(columns=["d", "T", "v"]), ["d", "T"], "v")["F"])
+
+
+def test_the_amended_exponents_take_the_point_means_only_where_the_law_misfits_and_only_wider():
+    """Issue 36 item 5: the cheap end's exponent claims are judged on the point means when the lack-of-fit test
+    rejects the pooled fit, and by the registered pooled fit otherwise; the recorded interval is never narrower."""
+    from emergence_lib.experiments.table1 import show
+
+    rng = np.random.default_rng(3)
+    pts = [(T, d, B) for T in (32, 64) for d in (16, 32, 64) for B in (1, 2)]
+
+    def summary(curved: bool) -> pd.DataFrame:
+        return pd.DataFrame([{"T": T, "d": d, "B": B, "plateau_length": 0.76 * d ** 1.29 * T ** 0.8 * B ** -0.8
+                              * (math.exp(0.6 * (math.log(d) - 3.5) ** 2) if curved else 1) * math.exp(rng.normal(0, 0.05))}
+                             for T, d, B in pts for _ in range(3)])
+
+    for curved in (True, False):
+        done = summary(curved)
+        exps = read.exponent_table(done)
+        table, design = show.rejudge_on_point_means(done, pts, exps)
+        assert list(table["exponent"]) == ["d", "T", "B"]
+        if curved:  # the law misfits: every exponent is recorded from the point means, whose interval is wider
+            assert set(design) == {"d", "T", "B"} and set(table["recorded"]) == {"point means"}
+            for k, new in design.items():
+                old = exps[exps["quantity"] == k].iloc[0]
+                assert new["high"] - new["low"] >= old["high"] - old["low"]
+                assert new["ours"] == pytest.approx(old["ours"]), "balanced seeds: the same estimate"
+        else:
+            assert design == {} and set(table["recorded"]) == {"pooled"}

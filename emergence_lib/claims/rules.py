@@ -121,6 +121,9 @@ class Claim:
     # The runs the claim reads, as "figure:sweep" names (`experiments.figures()` at the claim's scale): its
     # registration is judged against these runs alone. Empty: every run of the chapter's figures at its scale.
     reads: tuple[str, ...] = ()
+    # A change of the rule made after the data existed, and why (empty: none). Only a change to a wider, design-
+    # respecting interval is allowed here; the landing table's "Registered" column and the first screen say so.
+    amended: str = ""
 
     @property
     def figure_number(self) -> int:
@@ -151,7 +154,7 @@ class Target:
 
 
 def _c(key, figure, chapter, claim, paper, paper_value: str | Target | None, measure, tolerance, expected="reproduced",
-       fmt=".2f", note="", scale="cpu", reads=()):
+       fmt=".2f", note="", scale="cpu", reads=(), amended=""):
     """A claim; its number is named, never typed: ``paper_value`` is an entry of `paper.PAPER` ("figure3.d") or a
     `Target`, so every paper value the registry judges against comes from the one table."""
     if isinstance(paper_value, str):
@@ -164,7 +167,7 @@ def _c(key, figure, chapter, claim, paper, paper_value: str | Target | None, mea
         raise ConfigError(f"claim {key!r}: its paper value {paper_value!r} must name an entry of emergence_lib.paper "
                           "(e.g. 'figure3.d') or be a Target with why, not a number typed here")
     return Claim(key, figure, chapter, claim, paper, value, measure, tolerance, expected, fmt, note, scale, source,
-                 tuple(reads))
+                 tuple(reads), amended)
 
 
 A = Tolerance  # short for the table below
