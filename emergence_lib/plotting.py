@@ -234,24 +234,32 @@ def _forest_label(key: str, figure: str) -> str:
 
 def forest_plot(table: pd.DataFrame) -> plt.Figure:
     """Every interval claim as a row: our distance from the paper's value (0) with its 95% interval, coloured by the
-    verdict; squares are ratios (log units), circles values (exponents, differences). ``table``: `scorecard.forest_table`.
-    Sized to be shown at about its native width in the book's column (its text stays legible)."""
+    verdict; squares are ratios (log units), circles values (exponents, differences). Filled markers and solid lines
+    are claims registered before their runs (the evidence); hollow markers and dashed lines are pins set after their
+    data, which are not evidence (``table["evidence"]``). ``table``: `scorecard.forest_table`. Sized to be shown at
+    about its native width in the book's column (its text stays legible)."""
     n = len(table)
     fig, ax = plt.subplots(figsize=(7.2, 0.24 * n + 1.9))
     ys = np.arange(n)[::-1]
     for y, (_, r) in zip(ys, table.iterrows()):
         color = STATUS_COLORS.get(r["status"], "0.3")
-        ax.plot([r["low"], r["high"]], [y, y], color=color, lw=2.2, solid_capstyle="butt")
-        ax.plot(r["distance"], y, "s" if r["units"] == "log ratio" else "o", color=color, ms=5.5)
+        pin = r.get("evidence", "pinned") == "pinned"
+        ax.plot([r["low"], r["high"]], [y, y], color=color, lw=1.6 if pin else 2.2, ls=(0, (2, 1.2)) if pin else "-",
+                solid_capstyle="butt")
+        ax.plot(r["distance"], y, "s" if r["units"] == "log ratio" else "o", color=color, ms=5.5,
+                markerfacecolor="white" if pin else color, markeredgewidth=1.4)
     ax.axvline(0.0, color="0.3", lw=1, ls=":")
     ax.set_yticks(ys, [_forest_label(r["key"], r["figure"]) for _, r in table.iterrows()], fontsize=9)
     ax.set_ylim(-0.7, n - 0.3)
     ax.set_xlabel("ours − the paper's value (or the direction's threshold)\n95% interval; ratios in log units", fontsize=9)
     handles = [plt.Line2D([], [], color=STATUS_COLORS[s], lw=2.2, label=s) for s in ("agrees", "differs", "inconclusive")]
     handles += [plt.Line2D([], [], color="0.3", marker="o", ls="none", label="value"),
-                plt.Line2D([], [], color="0.3", marker="s", ls="none", label="ratio (log)")]
-    ax.legend(handles=handles, fontsize=9, ncol=5, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False,
-              handlelength=1.2, columnspacing=1.0)
+                plt.Line2D([], [], color="0.3", marker="s", ls="none", label="ratio (log)"),
+                plt.Line2D([], [], color="0.3", marker="o", lw=2.2, label="registered before its runs"),
+                plt.Line2D([], [], color="0.3", marker="o", markerfacecolor="white", lw=1.6, ls=(0, (2, 1.2)),
+                           label="pin set after its data")]
+    ax.legend(handles=handles, fontsize=9, ncol=4, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False,
+              handlelength=1.6, columnspacing=1.0)
     fig.tight_layout()
     return fig
 

@@ -56,8 +56,10 @@ def forest_table(folder: str | None = None, scale: str = "cpu") -> "pd.DataFrame
         low, high = entry["interval"]
         rows.append({"figure": c.figure, "key": c.key, "claim": c.claim, "status": entry["status"],
                      "scale": entry["scale"], "units": "log ratio" if rule.log else "value",
-                     "distance": tr(entry["ours"]) - tr(ref), "low": tr(low) - tr(ref), "high": tr(high) - tr(ref)})
-    return pd.DataFrame(rows, columns=["figure", "key", "claim", "status", "scale", "units", "distance", "low", "high"])
+                     "evidence": evidence_kind(c), "distance": tr(entry["ours"]) - tr(ref), "low": tr(low) - tr(ref),
+                     "high": tr(high) - tr(ref)})
+    return pd.DataFrame(rows, columns=["figure", "key", "claim", "status", "scale", "units", "evidence", "distance",
+                                       "low", "high"])
 
 
 CHAPTER_LABELS: dict[str, str] = {

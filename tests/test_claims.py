@@ -160,6 +160,20 @@ def test_forest_table_reads_what_record_logged_and_measures_from_the_paper(tmp_p
     assert scorecard.forest_table(scale="paper").set_index("key").loc[key_exp, "distance"] == pytest.approx(5.0)
     fig = plotting.forest_plot(scorecard.forest_table())
     assert len(fig.axes[0].get_yticklabels()) == 2
+    # Registered claims are drawn filled, pins hollow: a pinned claim logged beside them is told apart.
+    pinned = next(c for c in CLAIMS if c.expected is not None and isinstance(c.tolerance, claims.IntervalRule)
+                  and c.tolerance.above is None and c.scale == "cpu" and c.expected == "agrees")
+    record(pinned.key, pinned.paper_value, "cpu", interval=(pinned.paper_value - 0.1, pinned.paper_value + 0.1))
+    t = scorecard.forest_table().set_index("key")
+    assert t.loc[key_exp, "evidence"] == "registered" and t.loc[pinned.key, "evidence"] == "pinned"
+    ax = plotting.forest_plot(scorecard.forest_table()).axes[0]
+    from matplotlib.colors import to_rgba
+
+    markers = [line for line in ax.lines if line.get_marker() in ("o", "s")]
+    faces = {line.get_ydata()[0]: to_rgba(line.get_markerfacecolor()) for line in markers}
+    order = list(scorecard.forest_table()["key"])
+    y_pin, y_reg = ax.get_yticks()[order.index(pinned.key)], ax.get_yticks()[order.index(key_exp)]
+    assert faces[y_pin] == (1.0, 1.0, 1.0, 1.0) and faces[y_reg] != (1.0, 1.0, 1.0, 1.0), faces
 
 
 def test_a_result_box_names_every_verdict_and_folds_all_but_the_first_few():
