@@ -243,10 +243,21 @@ def _amended_text(rows: "pd.DataFrame") -> str:
             f"(each point counts once: {{doc}}`chapters/methods`)")
 
 
-def verdict_summary(folder: str | None = None) -> str:
+def _partly_text(rows: "pd.DataFrame", registration: "pd.DataFrame | None") -> str:
+    """How many of ``rows`` (registered claims) also read runs that existed before them (`registration`'s "partly
+    after its data"), said beside the count that includes them; empty without a registration table."""
+    if registration is None:
+        return ""
+    partly = set(registration.loc[registration["registration"] == "partly after its data", "claim"])
+    n = int(rows["claim"].isin(partly).sum())
+    return f"; {n} of these also read runs that existed before them (partly after their runs)" if n else ""
+
+
+def verdict_summary(folder: str | None = None, registration: "pd.DataFrame | None" = None) -> str:
     """The landing page's first lines (MyST markdown): the verdicts counted by kind of evidence, registered ones first.
 
-    * registered before their runs: counted by the status this build judged (Table 1's model first);
+    * registered before their runs: counted by the status this build judged (Table 1's model first); with
+      ``registration`` (`registration.registration_table`), how many of them also read older runs;
     * exact computations: the deterministic flows' tolerances;
     * pins set after the data: their pinned statuses, shown as pins and never as "hold"."""
     t = evidence_counts(folder)
@@ -254,12 +265,14 @@ def verdict_summary(folder: str | None = None) -> str:
     reg_t1, reg_other = reg[reg["group"] == "table1"], reg[reg["group"] != "table1"]
     lines = [
         f"* **Registered before their runs, on the paper's own model (Table 1):** {len(reg_t1)} claims: "
-        f"{_count_text(reg_t1['status'])} ({{doc}}`chapters/03_transformer`, Figure 3; "
-        f"{{doc}}`chapters/04_associative_recall` and {{doc}}`chapters/A5_recall_mechanism`, recall; "
-        f"{{doc}}`chapters/A4_transformer_ablations`, Figures 14 and 15){_amended_text(reg_t1)}."]
+        f"{_count_text(reg_t1['status'])} (Figure 3: {{doc}}`chapter 3 <chapters/03_transformer>`; recall, Figures "
+        f"4, 5, 16 and 17: {{doc}}`chapter 4 <chapters/04_associative_recall>` and "
+        f"{{doc}}`appendix C.2 <chapters/A5_recall_mechanism>`; Figures 14 and 15: "
+        f"{{doc}}`appendix B.3 <chapters/A4_transformer_ablations>`){_amended_text(reg_t1)}"
+        f"{_partly_text(reg_t1, registration)}."]
     if len(reg_other):
         lines.append(f"* **Registered before their runs, on the laptop grid** (fresh seeds): {len(reg_other)} claims: "
-                     f"{_count_text(reg_other['status'])}.")
+                     f"{_count_text(reg_other['status'])}{_partly_text(reg_other, registration)}.")
     lines += [
         f"* **Exact computations** (the toy model's deterministic flows, judged by a tolerance): {len(exact)}: "
         f"{_count_text(exact['status'], 'within it', 'outside it')}.",
@@ -303,6 +316,8 @@ def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb", registrat
         registered = str(REGISTERED_TEXT.get(when.get(c.key, ""), when.get(c.key, "—"))) if c.chapter else "—"
         if c.amended and c.chapter:
             registered += " (interval widened after the data)"
+        if evidence_kind(c) == "exact":
+            registered = "an exact computation, judged by a tolerance"
         rows.append(f"| {c.figure} | {_md(c.claim)} | {_md(c.paper)}{tol} | {ours} | {status} | {paper_scale} | {registered} "
                     f"| {where} |")
     return "\n".join(rows)
@@ -325,11 +340,14 @@ def result_box(chapter: str) -> str:
     point = re.compile(r"\.(T\d+_d\d+_B\d+|V\d+_N\d+)$")  # a point against a law: its section's table shows it
     registered = sorted([c for c in mine if c.expected is None and not point.search(c.key)],
                         key=lambda c: not c.key.startswith("table1.measured."))  # where the paper measured, first
-    shown = registered + [c for c in mine if c.scale != "paper_cpu"]
+    shown = registered + [c for c in mine if c.scale != "paper_cpu" and c not in registered]
 
     def bullet(c: Claim) -> str:
+        # A pin is labelled as one where it stands: it guards the code and is not evidence (the registered check of
+        # the same claim, where there is one, is listed above it).
+        pin = " *(pin, set after its data: not evidence)*" if evidence_kind(c) == "pinned" else ""
         return (f"- {{glue:text}}`{doc}::{c.glue_key('status')}:s` {c.claim}: ours "
-                f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s`, the paper {c.paper}.")
+                f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s`, the paper {c.paper}.{pin}")
 
     # The first few verdicts open, the rest one click away: on a phone a long box would push the chapter's main
     # figure past its first two screens.

@@ -182,9 +182,12 @@ def test_a_result_box_names_every_verdict_and_folds_all_but_the_first_few():
         # Shown: the registered verdicts (but the per-point ratios, which their section tables), then the laptop's.
         point = re.compile(r"\.(T\d+_d\d+_B\d+|V\d+_N\d+)$")
         registered = [c for c in CLAIMS if c.chapter == chapter and c.expected is None and not point.search(c.key)]
-        mine = registered + [c for c in CLAIMS if c.chapter == chapter and c.scale != "paper_cpu"]
+        mine = registered + [c for c in CLAIMS if c.chapter == chapter and c.scale != "paper_cpu" and c not in registered]
         for c in mine:
             assert c.glue_key("status") in box and c.glue_key("ours") in box, (chapter, c.key)
+            assert box.count(c.glue_key("status") + ":") == 1, ("each verdict once", chapter, c.key)
+            line = next(line for line in box.splitlines() if c.glue_key("status") + ":" in line)
+            assert ("(pin, set after its data: not evidence)" in line) == (scorecard.evidence_kind(c) == "pinned"), line
         laptop = [c for c in mine if c not in registered]
         if registered and laptop:  # the evidence leads
             assert max(box.index(c.glue_key("status")) for c in registered) < min(box.index(c.glue_key("status")) for c in laptop)
@@ -303,9 +306,30 @@ def test_a_rule_amended_after_the_data_is_said_on_the_first_screen_and_in_the_re
     (tmp_path / f"{amended[1].key}@cpu.json").write_text(json.dumps({"key": amended[1].key, "status": "inconclusive"}))
     first = scorecard.verdict_summary(str(tmp_path)).splitlines()[0]
     assert "; 1 of these by an interval widened after the data" in first
-    table = scorecard.landing_table(registration=pd.DataFrame({"claim": [amended[0].key, "figure1.d_exponent"],
+    table = scorecard.landing_table(registration=pd.DataFrame({"claim": [amended[0].key, "confirm.figure3.d_exponent"],
                                                                 "registration": ["before its data"] * 2}))
-    row = next(line for line in table.splitlines() if amended[0].claim.replace("$", "") in line.replace("$", ""))
-    assert "before its runs (interval widened after the data)" in row
+    rows = [line for line in table.splitlines() if amended[0].glue_key("ours") in line]  # its row, and its pinned twin's
+    assert sum("before its runs (interval widened after the data)" in line for line in rows) == 1, rows
     plain = next(line for line in table.splitlines() if "| before its runs |" in line)
     assert "widened" not in plain
+    # An exact computation is labelled as one, not as a pin, whatever git says of its order.
+    exact = scorecard.landing_table(registration=pd.DataFrame({"claim": ["figure1.d_exponent"],
+                                                               "registration": ["after its data"]}))
+    row = next(line for line in exact.splitlines() if claims.claim("figure1.d_exponent").glue_key("ours") in line)
+    assert "| an exact computation, judged by a tolerance |" in row and "pinned" not in row
+
+
+def test_the_first_screen_says_how_many_registered_claims_also_read_older_runs(tmp_path):
+    """A registered claim that reads runs which existed before it ("partly after its data", from git) is counted with
+    the registered ones, and the first screen says how many of them are such (the review of issue 36 found the line
+    "registered before their runs" silently included them)."""
+    from emergence_lib import scorecard
+
+    on_table1 = [c for c in CLAIMS if c.chapter is not None and c.expected is None and c.scale == "paper_cpu"]
+    table = pd.DataFrame({"claim": [c.key for c in on_table1],
+                          "registration": ["partly after its data"] * 2 + ["before its data"] * (len(on_table1) - 2)})
+    first = scorecard.verdict_summary(str(tmp_path), registration=table).splitlines()[0]
+    assert "; 2 of these also read runs that existed before them (partly after their runs)." in first
+    assert "partly after" not in scorecard.verdict_summary(str(tmp_path)).splitlines()[0], "no git table: nothing said"
+    plain = table.assign(registration="before its data")
+    assert "partly after" not in scorecard.verdict_summary(str(tmp_path), registration=plain)

@@ -219,8 +219,8 @@ def overfitting(res5: Results, threshold: float, f5: SimpleNamespace, ctx: Conte
     p_help = sp[(sp.index > 0) & (sp["speedup"] > 1)]
     for key, value, fmt in [("fig5_B_best", B_best, "d"), ("fig5_B_best_speed", sB.loc[B_best, "speedup"], ".1f"),
                             ("fig5_B_max", B_max, "d"), ("fig5_p_max", p_max, "g"),
-                            ("fig5_p_help_min", p_help["speedup"].min() if len(p_help) else float("nan"), ".1f"),
-                            ("fig5_p_help_max", p_help["speedup"].max() if len(p_help) else float("nan"), ".1f"),
+                            ("fig5_p_help_min", p_help["speedup"].min() if len(p_help) else float("nan"), ".2f"),
+                            ("fig5_p_help_max", p_help["speedup"].max() if len(p_help) else float("nan"), ".2f"),
                             ("fig5_pmax_slow", 1 / sp.loc[p_max, "speedup"], ".1f"),
                             ("fig5_pmax_train", 100 * op.loc[p_max, "final training-distribution accuracy"], ".0f"),
                             ("fig5_pmax_then", 100 * op.loc[p_max, "test accuracy then"], ".0f"),

@@ -84,6 +84,12 @@ def table1_settings(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> Simple
             checked.append(ctx.record(key, r["speed-up"], interval=(r["low"], r["high"])))  # the two keys above
         else:
             claims.record_not_run(key, f"{len(p_runs)} of {len(figure.sweeps()['p'])} runs")
+    cross = {r.claim.key: r for r in checked if r.claim.key.startswith("table1.figure3.cross_sample")}
+    glue_text("t1_cross_sample_status", "not run yet" if len(cross) < 2 else
+              f"{cross['table1.figure3.cross_sample_speedup'].status} at the largest d "
+              f"({cross['table1.figure3.cross_sample_speedup'].ours_text}) and "
+              f"{cross['table1.figure3.cross_sample_more_at_larger_d'].status} for more at larger d "
+              f"({cross['table1.figure3.cross_sample_more_at_larger_d'].ours_text})")
 
     # The bridge, and the figure: our points beside the cpu scale's, the paper's law through both.
     bridge_runs = results["bridge"].summary
