@@ -86,6 +86,14 @@ def cmd_run(args: argparse.Namespace) -> None:
     cache.check_writable([r for r in {run_key(r): r for r in fig.runs()}.values()
                           if not cache.path(r).is_file() or cache.load(r) is None])
     device = resolve_device(args.device)  # once, before any compute; the sweeps get the resolved name
+    if args.scale in ("paper_cpu", "paper") and device != "cpu":
+        # On a GPU every missing run goes in one sweep, in the figure's order: its chunks (seeds batched, one point
+        # each) then run side by side on the workers, where a sweep a point would keep all but one worker idle.
+        missing = [r for r in {run_key(r): r for r in fig.runs()}.values() if cache.load(r) is None]
+        if missing:
+            result = run_sweep(missing, cache, desc=f"{args.figure} {args.scale}", device=device, confirm_cost=True,
+                               executor=args.executor, workers=args.workers, scheduler=args.scheduler)
+            print(f"{args.figure} (all sweeps, on {device}): {result!r}")
     if args.scale in ("paper_cpu", "paper") and device == "cpu":
         missing = [r for r in {run_key(r): r for r in fig.runs()}.values() if cache.load(r) is None]
         keys = {run_key(r) for r in missing}

@@ -415,3 +415,18 @@ def test_ctrl_c_while_the_library_loads_is_one_line():
             "runpy.run_module('emergence_lib', run_name='__main__')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 130 and done.stderr.strip() == "interrupted: nothing was done", done.stderr
+
+
+def test_run_on_a_gpu_sends_every_missing_paper_run_in_one_sweep_in_the_figure_order(data_dir, monkeypatch):
+    """On a GPU a figure's missing runs go to one sweep (its points' chunks then share the workers), in the figure's
+    registered order, with no CPU estimate timed first; on the CPU the estimate comes first (checked elsewhere)."""
+    import emergence_lib.cli as cli_module
+
+    calls: list[list] = []
+    monkeypatch.setattr(cli_module, "resolve_device", lambda device: "cuda")
+    monkeypatch.setattr(cli_module, "cpu_estimate", lambda *a, **k: pytest.fail("no CPU estimate on a GPU"))
+    monkeypatch.setattr(cli_module, "run_sweep", lambda runs, cache, **k: calls.append(list(runs)))
+    cli(["run", "figure3_measured", "--scale", "paper_cpu", "--device", "cuda"])
+    expected = list({cli_module.run_key(r): r for r in cli_module._figure("figure3_measured", "paper_cpu").runs()}.values())
+    assert calls[0] == expected, "the first sweep holds every missing run, in the figure's order"
+    assert len({(r.T, r.d, r.B) for r in calls[0]}) > 1, "more than one point, so chunks can run side by side"
