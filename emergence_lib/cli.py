@@ -319,6 +319,19 @@ def _raise_terminated(signum: int, frame: Any) -> None:
     raise Terminated()
 
 
+def _interrupted_by(exc: BaseException) -> BaseException | None:
+    """The Ctrl-C or SIGTERM behind ``exc``: itself, or one it arose while handling. A signal that lands inside a
+    lock's bookkeeping (a process pool's `as_completed`) can surface as "release unlocked lock" with the signal's
+    exception as its context (seen once on a GPU machine); that is still an interruption, not a crash."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, (KeyboardInterrupt, Terminated)):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return None
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, whose errors are one line (what is wrong and what is allowed), not the usage block."""
 
@@ -395,7 +408,10 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, CacheError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except (KeyboardInterrupt, Terminated) as exc:
+    except BaseException as raised:
+        exc = _interrupted_by(raised)
+        if exc is None:
+            raise
         # The sweep has killed its workers and released its claims; every finished run is stored. Exit at once:
         # Python 3.11's process pools can hang the interpreter's own exit once their workers were killed.
         print("interrupted: every finished run is stored; rerun the command to compute the rest" if args.verb == "run"

@@ -430,3 +430,23 @@ def test_run_on_a_gpu_sends_every_missing_paper_run_in_one_sweep_in_the_figure_o
     expected = list({cli_module.run_key(r): r for r in cli_module._figure("figure3_measured", "paper_cpu").runs()}.values())
     assert calls[0] == expected, "the first sweep holds every missing run, in the figure's order"
     assert len({(r.T, r.d, r.B) for r in calls[0]}) > 1, "more than one point, so chunks can run side by side"
+
+
+def test_a_signal_that_surfaces_as_another_error_still_counts_as_an_interruption():
+    """SIGTERM landing in a process pool's lock bookkeeping surfaced once as "release unlocked lock" (its context the
+    signal's exception): `run` must still say "interrupted", not print a traceback; a plain error stays an error."""
+    from emergence_lib.cli import Terminated, _interrupted_by
+
+    def raised_while_handling(first: BaseException) -> BaseException:
+        try:
+            try:
+                raise first
+            except BaseException:
+                raise RuntimeError("release unlocked lock")
+        except RuntimeError as exc:
+            return exc
+
+    assert isinstance(_interrupted_by(raised_while_handling(Terminated())), Terminated)
+    assert isinstance(_interrupted_by(raised_while_handling(KeyboardInterrupt())), KeyboardInterrupt)
+    assert _interrupted_by(raised_while_handling(ValueError("a bug"))) is None
+    assert _interrupted_by(RuntimeError("a bug")) is None
