@@ -287,3 +287,25 @@ def test_under_plain_papermill_a_bad_parameter_is_one_clear_line_in_the_cell(tmp
         errors = [o for c in nbformat.read(out, as_version=4).cells for o in c.get("outputs", []) if o.output_type == "error"]
         assert len(errors) == 1 and errors[0].traceback == [f"ConfigError: {errors[0].evalue}"], errors
         assert allowed in errors[0].evalue
+
+
+def test_a_chapter_counts_the_runs_stored_from_a_gpu(data_dir):
+    """The chapters say how many of their runs trained on a GPU, read from each stored file's meta."""
+    import json
+
+    from emergence_lib.cache import record_checksum
+    from emergence_lib.experiments import Figure6
+    from emergence_lib.experiments.base import devices_sentence
+
+    figure = Figure6(scale="cpu")
+    assert figure.devices() == {} and devices_sentence({}) == "No run is stored yet."
+    assert cli(["run", "figure6", "--executor", "serial", "--device", "cpu"]) == 0
+    n = len({ResultCache().path(r) for r in figure.runs()})
+    assert figure.devices() == {"cpu": n} and devices_sentence(figure.devices()) == f"All {n} stored runs trained on a CPU."
+    path = ResultCache().path(figure.runs()[0])
+    record = json.loads(path.read_text())
+    record["meta"]["device"] = "cuda:1"
+    record["checksum"] = record_checksum(record)
+    path.write_text(json.dumps(record))
+    assert figure.devices() == {k: v for k, v in {"cpu": n - 1, "cuda": 1}.items() if v}
+    assert devices_sentence(figure.devices()).startswith(f"1 of {n} stored runs trained on a GPU")

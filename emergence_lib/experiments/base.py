@@ -17,6 +17,7 @@ Scales:
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -149,6 +150,28 @@ class FigureConfig:
         results = {key: run_sweep(runs, cache, progress=False) for key, runs in have.items()}
         keys = {cache.path(r) for r in self.runs()}
         return results, sum(1 for k in keys if k.exists()), len(keys)
+
+    def devices(self) -> dict[str, int]:
+        """How many of the figure's stored runs trained on each device (each file's ``meta.device``: "cpu",
+        "cuda", ...), so that a chapter can say where its numbers were computed; a GPU rounds differently."""
+        cache = cache_for(self.scale)
+        counts: dict[str, int] = {}
+        for path in {cache.path(r) for r in self.runs()} if cache is not None else ():
+            if path.is_file():
+                device = str(json.loads(path.read_text()).get("meta", {}).get("device", "cpu")).split(":")[0]
+                counts[device] = counts.get(device, 0) + 1
+        return counts
+
+
+def devices_sentence(counts: dict[str, int]) -> str:
+    """'31 of 66 stored runs trained on a GPU (an H200 lent for one session), the rest on one CPU thread' or the
+    like, from `FigureConfig.devices`."""
+    total, gpu = sum(counts.values()), counts.get("cuda", 0)
+    if gpu == 0:
+        return f"All {total} stored runs trained on a CPU." if total else "No run is stored yet."
+    return (f"{gpu} of {total} stored runs trained on a GPU (meta device \"cuda\"), the rest on a CPU; a GPU rounds "
+            f"differently, so a seed's trajectory is not a CPU's to the last digit, and `verify` checks those runs by "
+            f"their checksums instead of recomputing them.")
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import pandas as pd
 
 from ... import claims
 from ...report import glue_text
+from ..base import devices_sentence
 from ..context import Context
 from ..table1.read import contrast_interval, lack_of_fit, measured_slope
 from . import read
@@ -40,6 +41,7 @@ def ablations(ctx: Context) -> SimpleNamespace:
     g = figure.grid
     results, have, need = figure.cached()
     glue_text("t1a_runs", f"{have} of {need}")
+    glue_text("t1a_devices", devices_sentence(figure.devices()))
     sweeps = figure.sweeps()
     done = {k: (len(results[k].summary), len(v)) for k, v in sweeps.items()}
     summaries = {k: r.summary.assign(B=1) if len(r.summary) else r.summary for k, r in results.items()}

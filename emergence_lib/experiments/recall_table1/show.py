@@ -14,6 +14,7 @@ import pandas as pd
 
 from ... import claims, plotting
 from ...report import glue_figure, glue_text
+from ..base import devices_sentence
 from ..context import Context
 from . import read
 from .runs import RecallMeasured
@@ -94,6 +95,7 @@ def figure4(ctx: Context) -> SimpleNamespace:
     have = sum(c[0] for c in counts.values())
     need = len({r for r in figure.runs()})
     glue_text("rt1_runs", f"{have} of {need}")
+    glue_text("rt1_devices", devices_sentence(figure.devices()))
     glue_figure("fig4_measured", _figure4(table))
     return SimpleNamespace(points=table, exponents=pd.DataFrame(exps), layernorm=ln, bracket=pd.DataFrame(bracket),
                            checked=checked, status=status, runs=(have, need))

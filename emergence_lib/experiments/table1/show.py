@@ -13,6 +13,7 @@ import pandas as pd
 from ... import claims, plotting
 from ...paper import paper_number
 from ...report import glue_figure, glue_number, glue_text
+from ..base import devices_sentence
 from ..context import Context
 from ..regression import read
 from ..regression.runs import BRIDGE_STEPS, Figure3, law, law_residual_sd, our_points, paper_points, point_key
@@ -229,6 +230,7 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
     done_seeds = {p: _seeds_done(summary, *p) for p in seeds}
     complete = [p for p, n in seeds.items() if done_seeds[p] >= n]
     glue_text("t1m_runs", f"{have} of {need}")
+    glue_text("t1m_devices", devices_sentence(Figure3Measured(scale="paper_cpu").devices()))
     checked, status = [], {}
     new_points = [(T, d, B) for T, d, B, _ in Figure3Measured(scale="paper_cpu").grid.points]
     points = read.point_table(_only(summary, complete), [p for p in new_points if p in complete])
