@@ -170,7 +170,7 @@ def devices_sentence(counts: dict[str, int]) -> str:
     if gpu == 0:
         return f"All {total} stored runs trained on a CPU." if total else "No run is stored yet."
     return (f"{gpu} of {total} stored runs trained on a GPU (meta device \"cuda\"), the rest on a CPU; a GPU rounds "
-            f"differently, so a seed's trajectory is not a CPU's to the last digit, and `verify` checks those runs by "
+            f"differently, so a seed's trajectory is not a CPU's to the last digit, and the verify command checks those runs by "
             f"their checksums instead of recomputing them.")
 
 

@@ -266,7 +266,7 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
     fit_points = [p for p in complete if p[2] == 1]
     lack = pd.DataFrame([{"fit": "d, T at B = 1", **measured_read.lack_of_fit(summary, fit_points, ("d", "T"))},
                          {"fit": "d, T, B (every point)", **measured_read.lack_of_fit(summary, complete, ("d", "T", "B"))}])
-    glue_text("t1m_sentence", verdict_sentence(status, exponents, have, need))
+    glue_text("t1m_sentence", verdict_sentence(status, exponents, have, need, points))
     partial = sorted(p for p in seeds if 0 < done_seeds[p] < seeds[p])  # shown, not judged
     glue_figure("fig3_measured", _measured_figure(_all_points(summary, complete), local,
                                                   read.point_table(_only(summary, partial), partial)))
@@ -286,9 +286,11 @@ def _all_points(summary: pd.DataFrame, complete: list[tuple[int, int, int]]) -> 
     return read.point_table(_only(summary, ordered), ordered)
 
 
-def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, need: int) -> str:
+def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, need: int,
+                     points: pd.DataFrame | None = None) -> str:
     """The answer to chapter 03's question, from the registered verdicts alone: does the gap to the paper's d
-    exponent close where the paper measured (T = 256)?"""
+    exponent close where the paper measured (T = 256)? Then the law's other two exponents, where judged, and the
+    judged B = 1 points at T = 256 against the law."""
     s = status.get("d_exponent_T256", "not run")
     row = next(r for r in exponents if r["claim"] == "d_exponent_T256")
     if s == "not run":
@@ -296,10 +298,26 @@ def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, n
                 "exponent at T = 256 needs all seeds at d = 16 and 32.")
     value = f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}] against the paper's {paper_number('figure3.d'):.2f}"
     if s == "agrees":
-        return f"Where the paper measured, the gap closes: the d exponent at T = 256 is {value}."
-    if s == "differs":
-        return f"Where the paper measured, the gap does not close: the d exponent at T = 256 is {value}."
-    return f"Where the paper measured, the d exponent at T = 256 is {value}: too wide an interval to say whether the gap closes."
+        first = f"Where the paper measured, the gap closes: the d exponent at T = 256 is {value}."
+    elif s == "differs":
+        first = f"Where the paper measured, the gap does not close: the d exponent at T = 256 is {value}."
+    else:
+        first = f"Where the paper measured, the d exponent at T = 256 is {value}: too wide an interval to say whether the gap closes."
+    others = []
+    for name, label, paper in (("T_exponent", "the T exponent over T = 32–256", "figure3.T"),
+                               ("B_exponent_T256", "the B exponent at T = 256", "figure3.B")):
+        if status.get(name) in ("agrees", "differs", "inconclusive"):
+            r = next(e for e in exponents if e["claim"] == name)
+            others.append(f"{label} is {r['ours']:.2f} [{r['low']:.2f}, {r['high']:.2f}] against "
+                          f"{paper_number(paper):.2f} ({status[name]})")
+    if others:
+        first += " The law's other exponents, judged: " + "; ".join(others) + "."
+    if points is not None and len(points):
+        at = points[(points["T"] == 256) & (points["B"] == 1)].sort_values("d")
+        if len(at):
+            ratios = ", ".join(f"{r.ratio:.2f}× [{r.ratio_low:.2f}, {r.ratio_high:.2f}] at d = {r.d}" for r in at.itertuples())
+            first += f" At T = 256 and B = 1 our plateaus are {ratios} the law's."
+    return first
 
 
 def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.DataFrame | None = None) -> plt.Figure:
