@@ -92,10 +92,10 @@ def figure4(ctx: Context) -> SimpleNamespace:
         bracket.append(row)
         key = f"{KEY}.figure4.{name}"
         status[key] = _record(lambda v, iv: ctx.record(f"recall_t1.figure4.{name}", v, interval=iv), key, row, bracket_ready, _count(counts, "lr_bracket"), checked)
-    have = sum(c[0] for c in counts.values())
-    need = len({r for r in figure.runs()})
+    devices = figure.devices()  # each stored file once: a run two sweeps share is not counted twice
+    have, need = sum(devices.values()), len({r for r in figure.runs()})
     glue_text("rt1_runs", f"{have} of {need}")
-    glue_text("rt1_devices", devices_sentence(figure.devices()))
+    glue_text("rt1_devices", devices_sentence(devices))
     glue_figure("fig4_measured", _figure4(table))
     return SimpleNamespace(points=table, exponents=pd.DataFrame(exps), layernorm=ln, bracket=pd.DataFrame(bracket),
                            checked=checked, status=status, runs=(have, need))
@@ -140,7 +140,7 @@ def mechanism(ctx: Context) -> SimpleNamespace:
     """Figures 16 and 17 on Table 1's recall model: the placement shares (layer 4 selects, layer 3 copies) under
     pre-LN and no LN, and repetition on the training distribution (glued: rt1_runs)."""
     figure, tables, counts, results = _stored()
-    glue_text("rt1_runs", f"{sum(c[0] for c in counts.values())} of {len({r for r in figure.runs()})}")
+    glue_text("rt1_runs", f"{sum(figure.devices().values())} of {len({r for r in figure.runs()})}")
     checked: list = []
     shares = read.placement_shares(results["placement"])
     ready = counts["placement"][0] == counts["placement"][1]
