@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Mapping, Sequence
 
-from ..cache import OnCorrupt, ResultCache, default_data_dir, run_key
+from ..cache import REPRODUCE_RTOL, OnCorrupt, ResultCache, default_data_dir, run_key
 from ..configs import SCALES, ConfigError, Scale, check_int, check_probability, check_scale, normalise
 from ..devices import resolve_device
 from ..estimate import estimate
@@ -164,14 +164,15 @@ class FigureConfig:
 
 
 def devices_sentence(counts: dict[str, int]) -> str:
-    """'31 of 66 stored runs trained on a GPU (an H200 lent for one session), the rest on one CPU thread' or the
-    like, from `FigureConfig.devices`."""
+    """'33 of 38 stored runs trained on a GPU (meta device "cuda"), the rest on a CPU; ...' or the like, from
+    `FigureConfig.devices`."""
     total, gpu = sum(counts.values()), counts.get("cuda", 0)
     if gpu == 0:
         return f"All {total} stored runs trained on a CPU." if total else "No run is stored yet."
     return (f"{gpu} of {total} stored runs trained on a GPU (meta device \"cuda\"), the rest on a CPU; a GPU rounds "
-            f"differently, so a seed's trajectory is not a CPU's to the last digit, and the verify command checks those runs by "
-            f"their checksums instead of recomputing them.")
+            f"differently, so the verify command checks those runs by their checksums; a test recomputes the cheapest "
+            f"of them on the CPU, and it agrees to the tolerance between two CPUs "
+            f"({REPRODUCE_RTOL['transformer_regression']:g}).")
 
 
 @dataclass(frozen=True)
