@@ -308,4 +308,6 @@ def test_a_chapter_counts_the_runs_stored_from_a_gpu(data_dir):
     record["checksum"] = record_checksum(record)
     path.write_text(json.dumps(record))
     assert figure.devices() == {k: v for k, v in {"cpu": n - 1, "cuda": 1}.items() if v}
-    assert devices_sentence(figure.devices()).startswith(f"1 of {n} stored runs trained on a GPU")
+    assert devices_sentence(figure.devices()).startswith(f"1 of {n} stored runs trained on a GPU" if n > 1 else
+                                                         "All 1 stored runs trained on a GPU;")
+    assert devices_sentence({"cuda": 81}).startswith("All 81 stored runs trained on a GPU;"), "no 'rest' when none is left"

@@ -169,7 +169,9 @@ def devices_sentence(counts: dict[str, int]) -> str:
     total, gpu = sum(counts.values()), counts.get("cuda", 0)
     if gpu == 0:
         return f"All {total} stored runs trained on a CPU." if total else "No run is stored yet."
-    return (f"{gpu} of {total} stored runs trained on a GPU (meta device \"cuda\"), the rest on a CPU; a GPU rounds "
+    where = (f"All {total} stored runs trained on a GPU" if gpu == total else
+             f"{gpu} of {total} stored runs trained on a GPU (meta device \"cuda\"), the rest on a CPU")
+    return (f"{where}; a GPU rounds "
             f"differently, so the verify command checks those runs by their checksums; a test recomputes the cheapest "
             f"of them on the CPU, and it agrees to the tolerance between two CPUs "
             f"({REPRODUCE_RTOL['transformer_regression']:g}).")
