@@ -121,13 +121,13 @@ CLAIMS: tuple[Claim, ...] = (
        "standard errors (was a ±0.15 band)", IntervalRule(max_width=0.4), expected="agrees"),
     *(_c(f"figure14.d_exponent_{slug}", "14", "A4_transformer_ablations", f"1×1 model, {variant}: $d^{{{PAPER[f'figure14 {variant}']['d']:.2f}}}$",
          f"{PAPER[f'figure14 {variant}']['d']:.2f}", f"figure14 {variant}.d", "exponent of $d$, 95% t interval",
-         IntervalRule(max_width=0.4), expected="differs", note="d weighs less at width 64, as in Figure 3")
+         IntervalRule(max_width=0.4), expected="differs", note="d weighs less than in the paper at width 64 and, in the registered runs of App. B.3, at Table 1's width 256 too: not the width")
       for slug, variant in (("random_position", "feature + random position"), ("fixed_position", "feature + fixed position"),
                             ("no_feature", "no feature + fixed position"))),
     _c("figure14.T_exponent_no_feature", "14", "A4_transformer_ablations",
        "1×1 model, no feature, fixed position: $T^{0.30}$", "0.30", "figure14 no feature + fixed position.T",
        "exponent of $T$, 95% t interval", IntervalRule(max_width=0.4), expected="differs",
-       note="larger than the paper's, as Figure 3's T exponent is at our scale"),
+       note="larger than the paper's at width 64 and, in the registered runs of App. B.3, at Table 1's width 256 too"),
     _c("figure15.adam_d_exponent", "15", "A4_transformer_ablations", "Adam's plateau grows as $d^{1.31}$", "1.31", "figure15 adam.d",
        "exponent of $d$ in a power law fitted to Adam's plateaus, 95% t interval", IntervalRule(max_width=0.4),
        expected="inconclusive",
