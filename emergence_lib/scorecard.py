@@ -203,6 +203,42 @@ def logged_status(c: Claim, folder: str | None) -> str | None:
     return None
 
 
+def logged_entry(c: Claim, folder: str | None) -> dict | None:
+    """What a chapter logged for ``c`` in this build (ours, interval, status), as `logged_status` finds it."""
+    import json
+
+    for scale in ("cpu", c.scale):
+        path = os.path.join(folder, f"{c.key}@{scale}.json") if folder else ""
+        if path and os.path.exists(path):
+            with open(path) as f:
+                return dict(json.load(f))
+    return None
+
+
+# The paper's Figure 3 law, d^1.29 T^0.80 B^-0.80, read on its own model where it measured: the landing's one line.
+HEADLINE_LAW = (("table1.measured.d_exponent_T256", "$d$ at $T$ = 256"),
+                ("table1.measured.T_exponent", "$T$ over $T$ = 32–256"),
+                ("table1.measured.B_exponent_T256", "$B$ at $T$ = 256"))
+
+
+def law_line(folder: str | None = None) -> str:
+    """'Figure 3's law on the paper's own model, where the paper measured': each exponent of `HEADLINE_LAW` as this
+    build judged it (ours [95% interval] against the paper's, and the verdict), or "not run yet"."""
+    folder = folder or os.environ.get(CLAIMS_LOG_ENV)
+    by_key = {c.key: c for c in CLAIMS}
+    parts = []
+    for key, label in HEADLINE_LAW:
+        c, entry = by_key[key], logged_entry(by_key[key], folder)
+        if entry is None or entry.get("interval") is None:
+            parts.append(f"{label}: {'not run yet' if folder else 'not judged in this build'} (the paper: {c.paper})")
+            continue
+        ours, low, high = (f"{v:.2f}".replace("-", "−") for v in (entry["ours"], *entry["interval"]))
+        parts.append(f"{label}: {ours} [{low}, {high}] against the paper's {c.paper}, **{entry['status']}**")
+    return ("* **Figure 3's law on the paper's own model, where the paper measured** (registered before its runs; the "
+            "$T$ exponent also reads the $T$ ≤ 64 runs that existed before it; {doc}`chapter 3 "
+            "<chapters/03_transformer>`): " + "; ".join(parts) + ".")
+
+
 def evidence_counts(folder: str | None = None) -> "pd.DataFrame":
     """One row per computed claim: its kind of evidence, its model (Table 1's, or the laptop grid's), and its status:
     the one judged in this build for a registered claim (or "not run yet"), the pinned one for the others (a pinned
@@ -269,7 +305,7 @@ def verdict_summary(folder: str | None = None, registration: "pd.DataFrame | Non
         f"4, 5, 16 and 17: {{doc}}`chapter 4 <chapters/04_associative_recall>` and "
         f"{{doc}}`appendix C.2 <chapters/A5_recall_mechanism>`; Figures 14 and 15: "
         f"{{doc}}`appendix B.3 <chapters/A4_transformer_ablations>`){_amended_text(reg_t1)}"
-        f"{_partly_text(reg_t1, registration)}."]
+        f"{_partly_text(reg_t1, registration)}.", "  " + law_line(folder)]  # nested: what the first line's counts decide
     if len(reg_other):
         lines.append(f"* **Registered before their runs, on the laptop grid** (fresh seeds): {len(reg_other)} claims: "
                      f"{_count_text(reg_other['status'])}{_partly_text(reg_other, registration)}.")

@@ -260,7 +260,13 @@ def test_the_headline_counts_by_kind_of_evidence_from_the_registry_and_the_log(t
     assert first.startswith("* **Registered before their runs, on the paper's own model"), "the evidence leads"
     assert f"{len(on_table1)} claims" in first and "**1 agree**, **1 differ**, **1 inconclusive**" in first
     assert f"**{len(on_table1) - 3} not run yet**" in first
-    second = text.splitlines()[1]
+    law = text.splitlines()[1]
+    assert law.startswith("  * **Figure 3's law on the paper's own model"), "nested under the Table 1 line"
+    for key, _ in scorecard.HEADLINE_LAW:
+        status = logged.get(key)
+        assert status is None or f"**{status}**" in law
+    assert law.count("not run yet") == sum(key not in logged for key, _ in scorecard.HEADLINE_LAW)
+    second = text.splitlines()[2]
     assert second.startswith("* **Registered before their runs, on the laptop grid**")
     assert f"{len(registered) - len(on_table1)} claims" in second
     pin_line = next(line for line in text.splitlines() if line.startswith("* **Pins"))
@@ -268,7 +274,7 @@ def test_the_headline_counts_by_kind_of_evidence_from_the_registry_and_the_log(t
     assert f"{len(pins)}, pinned as **{n.get('reproduced', 0) + n.get('agrees', 0)} matching the paper**" in pin_line
     assert "hold" not in text, "a pin is never counted as holding"
     # Every count printed is one of the table's: the numbers in bold add up to the claims of each line.
-    for line in text.splitlines():
+    for line in (line for line in text.splitlines() if line.startswith("* ")):
         total = re.match(r"\* \*\*[^*]+\*\*\D*?(\d+)", line)
         bold = [int(k) for k in re.findall(r"\*\*(\d+) ", line)]
         assert total and sum(bold) == int(total.group(1)), line
@@ -333,3 +339,22 @@ def test_the_first_screen_says_how_many_registered_claims_also_read_older_runs(t
     assert "partly after" not in scorecard.verdict_summary(str(tmp_path)).splitlines()[0], "no git table: nothing said"
     plain = table.assign(registration="before its data")
     assert "partly after" not in scorecard.verdict_summary(str(tmp_path), registration=plain)
+
+
+def test_the_law_line_reads_each_logged_exponent_with_its_interval(tmp_path):
+    """The landing's line on Figure 3's law reads what chapter 03 logged: ours, the 95% interval and the verdict of
+    each exponent (minus signs as the paper prints them); an exponent not logged says "not run yet", never a value."""
+    import json
+
+    from emergence_lib import scorecard
+
+    (d_key, _), (T_key, _), (B_key, _) = scorecard.HEADLINE_LAW
+    (tmp_path / f"{T_key}@cpu.json").write_text(json.dumps({"key": T_key, "status": "differs", "ours": 1.1477,
+                                                            "interval": [1.0982, 1.1971]}))
+    (tmp_path / f"{B_key}@cpu.json").write_text(json.dumps({"key": B_key, "status": "differs", "ours": -1.1507,
+                                                            "interval": [-1.2169, -1.0845]}))
+    line = scorecard.law_line(str(tmp_path))
+    assert "$T$ over $T$ = 32–256: 1.15 [1.10, 1.20] against the paper's 0.80, **differs**" in line
+    assert "$B$ at $T$ = 256: −1.15 [−1.22, −1.08] against the paper's −0.80, **differs**" in line
+    assert "$d$ at $T$ = 256: not run yet (the paper: 1.29)" in line
+    assert "not judged in this build" in scorecard.law_line("")
