@@ -409,8 +409,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except BaseException as raised:
-        exc = _interrupted_by(raised)
-        if exc is None:
+        signalled = _interrupted_by(raised)
+        if signalled is None:
             raise
         # The sweep has killed its workers and released its claims; every finished run is stored. Exit at once:
         # Python 3.11's process pools can hang the interpreter's own exit once their workers were killed.
@@ -418,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
               else f"interrupted: {args.verb} stopped before it finished", file=sys.stderr)
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(130 if isinstance(exc, KeyboardInterrupt) else 143)
+        os._exit(130 if isinstance(signalled, KeyboardInterrupt) else 143)
     finally:
         signal.signal(signal.SIGTERM, previous)
         signal.signal(signal.SIGINT, previous_int)
