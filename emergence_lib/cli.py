@@ -128,8 +128,12 @@ def cpu_estimate(missing: list[Any], stored: Sequence[Any] = ()) -> Estimate | N
         return None
     cache = ResultCache(on_corrupt="recompute")
     summaries = [(r, res.summary) for r in stored if (res := cache.load(r)) is not None]
+    # A step's seconds come from runs stored from a CPU only: a GPU's are 30-100x shorter and would price hours of
+    # CPU work at minutes. Crossings do not depend on the device: every stored run moves the law.
+    on_cpu = [(r, s) for r, s in summaries
+              if str(json.loads(cache.path(r).read_text()).get("meta", {}).get("device", "cpu")) == "cpu"]
     return estimate(transformer, progress=lambda line: print(line, flush=True),
-                    ratios=StoredRatios.from_stored(summaries), stored_seconds=stored_step_seconds(summaries))
+                    ratios=StoredRatios.from_stored(summaries), stored_seconds=stored_step_seconds(on_cpu))
 
 
 def cmd_status(args: argparse.Namespace) -> None:

@@ -36,6 +36,7 @@ TIMED_STEPS = TIMING_PAIRS[0][1]  # the longest run of a first timing
 # size, so the paper's law (at its own lr) is moved by this exponent to a run's lr.
 LR_EXPONENT = 0.7
 PAPER_LR = {"transformer_regression": 1e-4, "transformer_recall": 1e-4}
+SGD_LR = 5e-3  # the SGD rate of the paper's Figure 15, at which its SGD law was fitted
 
 
 def shape_of(run: Any) -> tuple:
@@ -89,6 +90,10 @@ def step_seconds(runs: Iterable[Any], timer: Callable[[Any], float] | None = Non
 
 def law_steps(run: Any) -> float:
     """The plateau the paper's law predicts for ``run`` (steps), moved to the run's learning rate."""
+    if isinstance(run, TransformerRegressionConfig) and run.optimizer == "sgd":
+        # SGD's plateau follows its own law (Figure 15), not Adam's: at the paper's lr it is 20-100x longer.
+        law = PAPER["figure15 sgd"]
+        return law["C"] * run.d ** law["d"] * run.T ** law["T"] * (SGD_LR / run.lr) ** LR_EXPONENT
     if isinstance(run, TransformerRegressionConfig):
         steps = figure3_law(run.T, run.d, run.B)
     elif isinstance(run, TransformerRecallConfig):
@@ -109,6 +114,12 @@ def expected_steps(run: Any, ratio: float = 1.0) -> float:
 def _point(run: Any) -> tuple:
     """What a run's plateau depends on, seeds aside: its shape, its learning rate and its data's repetition."""
     return shape_of(run) + (run.lr, run.B, getattr(run, "p", 0.0), getattr(run, "threshold", None))
+
+
+def _family(run: Any) -> str:
+    """Runs whose ratios to their law are pooled where a point has none: a kind, and its optimiser (Adam's ratio to
+    Adam's law says nothing of SGD's to SGD's)."""
+    return f"{run.kind}/{getattr(run, 'optimizer', 'adam')}"
 
 
 def _crossing(summary: dict) -> float:
@@ -134,12 +145,12 @@ class StoredRatios:
             if crossing > 0 and math.isfinite(crossing):
                 r = math.log(crossing / law_steps(run))
                 logs.setdefault(_point(run), []).append(r)
-                kinds.setdefault(run.kind, []).append(r)
+                kinds.setdefault(_family(run), []).append(r)
         mean = lambda v: math.exp(sum(v) / len(v))  # noqa: E731
         return cls({k: mean(v) for k, v in logs.items()}, {k: mean(v) for k, v in kinds.items()})
 
     def __call__(self, run: Any) -> float:
-        return self.by_point.get(_point(run), self.by_kind.get(run.kind, 1.0))
+        return self.by_point.get(_point(run), self.by_kind.get(_family(run), 1.0))
 
 
 def stored_step_seconds(stored: Iterable[tuple[Any, dict]]) -> dict[tuple, tuple[float, int]]:

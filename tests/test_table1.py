@@ -1,6 +1,7 @@
 """Table 1's settings on the CPU (`experiments.regression`), the interval verdicts (`claims.IntervalRule`), the t quantile and the
 per-shape estimate: each checked against an independent computation, not the code path it tests."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -413,3 +414,43 @@ def test_the_answer_sentence_reads_every_judged_exponent_and_the_points_at_256()
     assert s.endswith("1.50× [1.04, 2.14] at d = 16, 1.49× [1.08, 2.05] at d = 32 the law's."), "d in order; T = 128 out"
     fewer = verdict_sentence({"d_exponent_T256": "agrees", "T_exponent": "not run"}, exps, 10, 44)
     assert "T exponent" not in fewer and "B exponent" not in fewer and "the gap closes" in fewer
+
+
+def test_sgd_runs_are_priced_by_the_papers_sgd_law_and_pool_ratios_only_with_sgd():
+    """The estimate of an SGD run (Figure 15) follows the paper's SGD law at its lr 5e-3, not Adam's Figure 3 law moved
+    by the lr (which priced a 14k-step run at 14 steps); Adam's measured ratios never stand in for SGD's."""
+    from emergence_lib.estimate import StoredRatios, law_steps
+    from emergence_lib.paper import PAPER
+
+    sgd = TransformerRegressionConfig(T=32, d=16, n_layers=1, n_heads=1, optimizer="sgd", lr=5e-3)
+    law = PAPER["figure15 sgd"]
+    assert law_steps(sgd) == pytest.approx(law["C"] * 16 ** law["d"] * 32 ** law["T"])
+    assert law_steps(dataclasses.replace(sgd, lr=2.5e-3)) == pytest.approx(law_steps(sgd) * 2 ** 0.7)
+    adam = dataclasses.replace(sgd, optimizer="adam", lr=1e-4)
+    assert law_steps(sgd) > 10 * law_steps(adam)
+    ratios = StoredRatios.from_stored([(adam, {"plateau_length": 3 * law_steps(adam)})])
+    assert ratios(dataclasses.replace(adam, T=64)) == pytest.approx(3.0) and ratios(sgd) == 1.0
+
+
+def test_the_cli_prices_a_step_from_runs_stored_from_a_cpu_only(data_dir, monkeypatch):
+    """A GPU's stored run took 30-100x fewer seconds a step: the CPU estimate must time the shape instead of reading
+    that (it priced 12 SGD runs at 0.0 CPU-hours once the GPU's Adam runs were stored)."""
+    import json
+
+    import emergence_lib.estimate as estimate_module
+    from emergence_lib.cache import ResultCache, record_checksum
+    from emergence_lib.cli import cpu_estimate
+    from emergence_lib.sweep import run_sweep
+
+    done = TransformerRegressionConfig(T=8, d=2, d_model=32, d_qk=8, lr=3e-3, max_steps=30, stop_factor=None)
+    run_sweep([done], ResultCache(), progress=False, device="cpu")
+    missing = [dataclasses.replace(done, seed=1)]
+    monkeypatch.setattr(estimate_module, "time_shape", lambda r: 0.25)
+    assert cpu_estimate(missing, [done]).table["s_per_step_from"].tolist() == ["1 stored run"]
+    path = ResultCache().path(done)
+    record = json.loads(path.read_text())
+    record["meta"]["device"] = "cuda"
+    record["checksum"] = record_checksum(record)
+    path.write_text(json.dumps(record))
+    e = cpu_estimate(missing, [done])
+    assert e.table["s_per_step_from"].tolist() == ["timed"] and e.table["s_per_step"].tolist() == [0.25]
