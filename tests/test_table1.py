@@ -454,3 +454,30 @@ def test_the_cli_prices_a_step_from_runs_stored_from_a_cpu_only(data_dir, monkey
     path.write_text(json.dumps(record))
     e = cpu_estimate(missing, [done])
     assert e.table["s_per_step_from"].tolist() == ["timed"] and e.table["s_per_step"].tolist() == [0.25]
+
+
+def test_the_local_T_exponent_recovers_a_known_slope_between_two_lengths():
+    """Plateaus ∝ T^1.5 between 128 and 256 give a local exponent of 1.5, with an interval from the seeds' spread; a
+    length with no reached seed gives nan, not a number."""
+    from emergence_lib.experiments.table1.read import local_T_exponent
+
+    rows = [{"T": T, "d": 16, "B": 1, "seed": s, "plateau_length": 10 * T ** 1.5 * f}
+            for T in (128, 256) for s, f in enumerate((0.9, 1.0, 1.1))]
+    summary = pd.DataFrame(rows)
+    r = local_T_exponent(summary, 16, 128, 256)
+    assert r["ours"] == pytest.approx(1.5) and r["low"] < 1.5 < r["high"] and r["seeds"] == (3, 3)
+    assert math.isnan(local_T_exponent(summary, 32, 128, 256)["ours"])
+
+
+def test_the_local_T_sentence_reads_the_first_and_last_pair_with_their_intervals():
+    from emergence_lib.experiments.table1.show import local_T_sentence
+
+    nan = float("nan")
+    t = pd.DataFrame([{"d": 16, "T": "32 → 64", "ours": 0.78, "low": 0.59, "high": 0.97},
+                      {"d": 16, "T": "64 → 128", "ours": 1.03, "low": 0.73, "high": 1.33},
+                      {"d": 16, "T": "192 → 256", "ours": 1.65, "low": 0.61, "high": 2.68},
+                      {"d": 32, "T": "192 → 256", "ours": nan, "low": nan, "high": nan}])
+    s = local_T_sentence(t)
+    assert "0.78 [0.59, 0.97] at d = 16 from T = 32 → 64" in s and "1.65 [0.61, 2.68] at d = 16 from T = 192 → 256" in s
+    assert "1.03" not in s and "d = 32" not in s and s.startswith("Described, not judged")
+    assert local_T_sentence(t.iloc[3:]) == "No pair of neighbouring lengths has all its seeds stored yet."

@@ -134,3 +134,16 @@ def point_mean_fit(summary: pd.DataFrame, points: list[tuple[int, int, int]], pr
     return pd.DataFrame([{"quantity": q, "ours": fit.exponents[q], "low": fit.exponents[q] - t * fit.stderr[q],
                           "high": fit.exponents[q] + t * fit.stderr[q], "points": fit.n, "df": df} for q in predictors],
                         columns=cols)
+
+
+def local_T_exponent(summary: pd.DataFrame, d: int, T_low: int, T_high: int) -> dict:
+    """The slope of the log plateau from T_low to T_high at d (B = 1), with its Welch interval over seeds: how fast
+    the plateau grows with T between two neighbouring lengths (the law says 0.80 everywhere)."""
+    a, b = _reached_logs(summary, T_high, d, 1), _reached_logs(summary, T_low, d, 1)
+    row = {"d": d, "T": f"{T_low} → {T_high}", "ours": float("nan"), "low": float("nan"), "high": float("nan"),
+           "seeds": (len(b), len(a))}
+    if not (len(a) and len(b)):
+        return row
+    scale = 1 / math.log(T_high / T_low)
+    est, lo, hi = contrast_interval([a, b], [scale, -scale])
+    return row | {"ours": est, "low": lo, "high": hi}

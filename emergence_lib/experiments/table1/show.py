@@ -263,14 +263,18 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
         claims.record_not_run(f"{PK}.d_exponent_grows", f"not run yet ({sum(p in complete for p in GROWS_POINTS)} of 4 points)")
 
     local = pd.DataFrame([measured_read.local_d_exponent(_only(summary, complete), T) for T in (32, 64, 128, 192, 256)])
+    lengths = (32, 64, 128, 192, 256)
+    local_T = pd.DataFrame([measured_read.local_T_exponent(_only(summary, complete), d, lo, hi)
+                            for d in (16, 32) for lo, hi in zip(lengths, lengths[1:])])
     fit_points = [p for p in complete if p[2] == 1]
     lack = pd.DataFrame([{"fit": "d, T at B = 1", **measured_read.lack_of_fit(summary, fit_points, ("d", "T"))},
                          {"fit": "d, T, B (every point)", **measured_read.lack_of_fit(summary, complete, ("d", "T", "B"))}])
     glue_text("t1m_sentence", verdict_sentence(status, exponents, have, need, points))
+    glue_text("t1m_local_T", local_T_sentence(local_T))
     partial = sorted(p for p in seeds if 0 < done_seeds[p] < seeds[p])  # shown, not judged
     glue_figure("fig3_measured", _measured_figure(_all_points(summary, complete), local,
                                                   read.point_table(_only(summary, partial), partial)))
-    return SimpleNamespace(points=points, exponents=pd.DataFrame(exponents), local=local, lack_of_fit=lack,
+    return SimpleNamespace(points=points, exponents=pd.DataFrame(exponents), local=local, local_T=local_T, lack_of_fit=lack,
                            checked=checked, complete=complete, runs=(have, need), status=status)
 
 
@@ -318,6 +322,25 @@ def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, n
             ratios = ", ".join(f"{r.ratio:.2f}× [{r.ratio_low:.2f}, {r.ratio_high:.2f}] at d = {r.d}" for r in at.itertuples())
             first += f" At T = 256 and B = 1 our plateaus are {ratios} the law's."
     return first
+
+
+def local_T_sentence(local_T: pd.DataFrame) -> str:
+    """The local T exponents at the first and the last pair of lengths that have them, over d: a description of the
+    curve (these are not registered claims), against the law's single exponent."""
+    done = local_T[np.isfinite(local_T["ours"].astype(float))]
+    if not len(done):
+        return "No pair of neighbouring lengths has all its seeds stored yet."
+    pairs = list(dict.fromkeys(done["T"]))
+
+    def at(pair: str) -> str:
+        rows = done[done["T"] == pair].sort_values("d")
+        return ", ".join(f"{r.ours:.2f} [{r.low:.2f}, {r.high:.2f}] at d = {r.d}" for r in rows.itertuples())
+
+    paper = f"{paper_number('figure3.T'):.2f}"
+    if len(pairs) == 1:
+        return f"The local T exponent from T = {pairs[0]} is {at(pairs[0])}, against the law's {paper}."
+    return (f"Described, not judged: the local T exponent is {at(pairs[0])} from T = {pairs[0]}, and "
+            f"{at(pairs[-1])} from T = {pairs[-1]}, against the law's single {paper}.")
 
 
 def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.DataFrame | None = None) -> plt.Figure:
