@@ -121,7 +121,7 @@ CLAIMS: tuple[Claim, ...] = (
        "standard errors (was a ±0.15 band)", IntervalRule(max_width=0.4), expected="agrees"),
     *(_c(f"figure14.d_exponent_{slug}", "14", "A4_transformer_ablations", f"1×1 model, {variant}: $d^{{{PAPER[f'figure14 {variant}']['d']:.2f}}}$",
          f"{PAPER[f'figure14 {variant}']['d']:.2f}", f"figure14 {variant}.d", "exponent of $d$, 95% t interval",
-         IntervalRule(max_width=0.4), expected="differs", note="d weighs less than in the paper at width 64 and, in the registered runs of App. B.3, at Table 1's width 256 too: not the width")
+         IntervalRule(max_width=0.4), expected="differs", note="d weighs less than in the paper at width 64 and, in the registered runs of App. B.3, at Table 1's width 256 too: not the width alone")
       for slug, variant in (("random_position", "feature + random position"), ("fixed_position", "feature + fixed position"),
                             ("no_feature", "no feature + fixed position"))),
     _c("figure14.T_exponent_no_feature", "14", "A4_transformer_ablations",
