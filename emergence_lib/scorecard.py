@@ -233,7 +233,8 @@ def law_line(folder: str | None = None) -> str:
             parts.append(f"{label}: {'not run yet' if folder else 'not judged in this build'} (the paper: {c.paper})")
             continue
         ours, low, high = (f"{v:.2f}".replace("-", "−") for v in (entry["ours"], *entry["interval"]))
-        parts.append(f"{label}: {ours} [{low}, {high}] against the paper's {c.paper}, **{entry['status']}**")
+        widened = " (interval widened after the data: the law misfits)" if c.amended else ""
+        parts.append(f"{label}: {ours} [{low}, {high}]{widened} against the paper's {c.paper}, **{entry['status']}**")
     return ("* **Figure 3's law on the paper's own model, where the paper measured** (registered before its runs; the "
             "$T$ exponent also reads the $T$ ≤ 64 runs that existed before it; {doc}`chapter 3 "
             "<chapters/03_transformer>`): " + "; ".join(parts) + ".")

@@ -481,3 +481,33 @@ def test_the_local_T_sentence_reads_the_first_and_last_pair_with_their_intervals
     assert "0.78 [0.59, 0.97] at d = 16 from T = 32 → 64" in s and "1.65 [0.61, 2.68] at d = 16 from T = 192 → 256" in s
     assert "1.03" not in s and "d = 32" not in s and s.startswith("Described, not judged")
     assert local_T_sentence(t.iloc[3:]) == "No pair of neighbouring lengths has all its seeds stored yet."
+
+
+def test_an_amended_exponent_takes_the_point_means_interval_only_where_the_law_misfits():
+    """Figure 3's T exponent on Table 1's model, amended after its runs: a Welch contrast counts only the seeds'
+    spread, so where the power law misfits its points the interval of the least-squares fit to the point means (its
+    residual degrees of freedom) is recorded instead, and only if wider; on points that follow the law the registered
+    Welch interval stands."""
+    from emergence_lib.experiments.table1 import read as measured_read
+    from emergence_lib.experiments.table1.show import respecting_the_misfit
+
+    points = [(T, d, 1) for d in (16, 32) for T in (32, 64, 128, 192, 256)]
+
+    def summary(bend: float) -> pd.DataFrame:
+        return pd.DataFrame([{"T": T, "d": d, "B": 1, "seed": s, "plateau_length":
+                              d * T ** 0.8 * math.exp(bend * math.log(T / 90) ** 2) * f}
+                             for T, d, _ in points for s, f in enumerate((0.97, 1.0, 1.03))])
+
+    for bend, amended in ((0.3, True), (0.0, False)):
+        s = summary(bend)
+        row = measured_read.measured_slope(s, points, "T", "d") | {"claim": "T_exponent"}
+        out = respecting_the_misfit("T_exponent", row, s, points, "T", "d")
+        assert out["registered"] == f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}]"
+        if amended:
+            assert out["recorded"].startswith("point means") and out["lack_of_fit_p"] < 0.05
+            assert out["high"] - out["low"] > row["high"] - row["low"]
+        else:
+            assert out["recorded"] == "Welch (registered)" and (out["low"], out["high"]) == (row["low"], row["high"])
+    d_row = {"ours": 1.28, "low": 0.83, "high": 1.73, "claim": "d_exponent_T256"}
+    assert respecting_the_misfit("d_exponent_T256", d_row, summary(0.3), points[:2], "d", None)["recorded"] == \
+        "Welch (registered)", "a claim not amended keeps its registered rule"
