@@ -383,6 +383,7 @@ def result_box(chapter: str) -> str:
         # A pin is labelled as one where it stands: it guards the code and is not evidence (the registered check of
         # the same claim, where there is one, is listed above it).
         pin = " *(pin, set after its data: not evidence)*" if evidence_kind(c) == "pinned" else ""
+        pin += " *(interval widened after the data: the law misfits)*" if c.amended else ""
         return (f"- {{glue:text}}`{doc}::{c.glue_key('status')}:s` {c.claim}: ours "
                 f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s`, the paper {c.paper}.{pin}")
 

@@ -188,6 +188,7 @@ def test_a_result_box_names_every_verdict_and_folds_all_but_the_first_few():
             assert box.count(c.glue_key("status") + ":") == 1, ("each verdict once", chapter, c.key)
             line = next(line for line in box.splitlines() if c.glue_key("status") + ":" in line)
             assert ("(pin, set after its data: not evidence)" in line) == (scorecard.evidence_kind(c) == "pinned"), line
+            assert ("(interval widened after the data" in line) == bool(c.amended), line
         laptop = [c for c in mine if c not in registered]
         if registered and laptop:  # the evidence leads
             assert max(box.index(c.glue_key("status")) for c in registered) < min(box.index(c.glue_key("status")) for c in laptop)
