@@ -49,3 +49,18 @@ def test_the_smoke_grid_runs_and_its_slopes_read(data_dir):
     s = results["feature + random position"].summary.assign(B=1)
     row = measured_slope(s, [(T, d, 1) for T in (8, 16) for d in (2, 4)], "T", "d")
     assert row["points"] >= 2 and np.isfinite(row["ours"])
+
+
+def test_the_point_means_difference_widens_where_a_law_misfits_and_matches_where_none_does():
+    """The amended position cost: from the two fits to the point means, with their residuals. Where one law is bent
+    off its power law (a misfit the seeds' spread does not show), it is wider than the Welch interval; it still
+    covers the true gap of two straight laws."""
+    points = [(T, d, 1) for T in (32, 64, 128) for d in (16, 32, 64)]
+    a, b = _synthetic(0.58, 1), _synthetic(0.29, 2)
+    straight = read.point_mean_slope_difference(a, b, points)
+    assert straight["low"] < 0.29 < straight["high"]
+    assert straight["ours"] == pytest.approx(measured_slope(a, points, "T", "d")["ours"] -
+                                             measured_slope(b, points, "T", "d")["ours"])
+    bent = a.assign(plateau_length=a["plateau_length"] * np.exp(0.3 * np.log(a["T"] / 64) ** 2 * np.log(a["d"] / 16)))
+    welch, wide = read.slope_difference_interval(bent, b, points), read.point_mean_slope_difference(bent, b, points)
+    assert wide["high"] - wide["low"] > 1.5 * (welch["high"] - welch["low"])

@@ -489,7 +489,7 @@ def test_an_amended_exponent_takes_the_point_means_interval_only_where_the_law_m
     residual degrees of freedom) is recorded instead, and only if wider; on points that follow the law the registered
     Welch interval stands."""
     from emergence_lib.experiments.table1 import read as measured_read
-    from emergence_lib.experiments.table1.show import respecting_the_misfit
+    from emergence_lib.experiments.table1.read import respecting_the_misfit
 
     points = [(T, d, 1) for d in (16, 32) for T in (32, 64, 128, 192, 256)]
 
@@ -501,7 +501,7 @@ def test_an_amended_exponent_takes_the_point_means_interval_only_where_the_law_m
     for bend, amended in ((0.3, True), (0.0, False)):
         s = summary(bend)
         row = measured_read.measured_slope(s, points, "T", "d") | {"claim": "T_exponent"}
-        out = respecting_the_misfit("T_exponent", row, s, points, "T", "d")
+        out = respecting_the_misfit(claims.claim("table1.measured.T_exponent").amended, row, s, points, "T", "d")
         assert out["registered"] == f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}]"
         if amended:
             assert out["recorded"].startswith("point means") and out["lack_of_fit_p"] < 0.05
@@ -509,5 +509,5 @@ def test_an_amended_exponent_takes_the_point_means_interval_only_where_the_law_m
         else:
             assert out["recorded"] == "Welch (registered)" and (out["low"], out["high"]) == (row["low"], row["high"])
     d_row = {"ours": 1.28, "low": 0.83, "high": 1.73, "claim": "d_exponent_T256"}
-    assert respecting_the_misfit("d_exponent_T256", d_row, summary(0.3), points[:2], "d", None)["recorded"] == \
+    assert respecting_the_misfit(claims.claim("table1.measured.d_exponent_T256").amended, d_row, summary(0.3), points[:2], "d", None)["recorded"] == \
         "Welch (registered)", "a claim not amended keeps its registered rule"

@@ -27,3 +27,20 @@ def slope_difference_interval(a: pd.DataFrame, b: pd.DataFrame, points: list[tup
     w = slope_weights([math.log(T) for T, _, _ in points], [d for _, d, _ in points])
     _, low, high = contrast_interval(ga + gb, list(w) + [-x for x in w])
     return {"low": low, "high": high}
+
+
+def point_mean_slope_difference(a: pd.DataFrame, b: pd.DataFrame, points: list[tuple[int, int, int]]) -> dict:
+    """(T slope of ``a``) − (T slope of ``b``), each from the least-squares fit of the power law in d and T to its
+    point means, with a 95% t interval from the two fits' residuals (Welch–Satterthwaite degrees of freedom): what a
+    misfit of either law adds to the seeds' spread, which `slope_difference_interval` counts alone."""
+    from ...metrics import t_quantile_975
+    from ..table1.read import point_mean_fit
+
+    fits = [point_mean_fit(s, points, ("d", "T")) for s in (a, b)]
+    if any(not len(f) for f in fits):
+        return {"ours": math.nan, "low": math.nan, "high": math.nan}
+    ta, tb = (f[f["quantity"] == "T"].iloc[0] for f in fits)
+    sa, sb = ((r["high"] - r["low"]) / (2 * t_quantile_975(r["df"])) for r in (ta, tb))
+    df = (sa ** 2 + sb ** 2) ** 2 / (sa ** 4 / ta["df"] + sb ** 4 / tb["df"])
+    est, half = float(ta["ours"] - tb["ours"]), t_quantile_975(df) * math.hypot(sa, sb)
+    return {"ours": est, "low": est - half, "high": est + half}

@@ -147,3 +147,26 @@ def local_T_exponent(summary: pd.DataFrame, d: int, T_low: int, T_high: int) -> 
     scale = 1 / math.log(T_high / T_low)
     est, lo, hi = contrast_interval([a, b], [scale, -scale])
     return row | {"ours": est, "low": lo, "high": hi}
+
+
+def respecting_the_misfit(amended: bool | str, row: dict, summary: pd.DataFrame, usable: list[tuple[int, int, int]],
+                          along: str, within: str | None) -> dict:
+    """An exponent claim amended after its data (``amended``: its `claims.Claim.amended`) whose law misfits its points
+    (lack-of-fit F test, p < 0.05): the slope and interval of the least-squares fit to the point means, on its residual degrees of freedom, replace
+    the registered Welch contrast, which counts the seeds' spread alone; never where that would narrow the interval.
+    The registered reading stays in the row ("registered"), and "recorded" says which one the verdict takes."""
+    row = row | {"registered": f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}]",
+                 "recorded": "Welch (registered)", "lack_of_fit_p": float("nan")}
+    if not amended or within is None or not np.isfinite(row["low"]):
+        return row
+    predictors = (within, along)
+    lack = lack_of_fit(summary, usable, predictors)  # both read only the ``usable`` points
+    means = point_mean_fit(summary, usable, predictors)
+    row["lack_of_fit_p"] = lack["p"]
+    if not (np.isfinite(lack["p"]) and lack["p"] < 0.05 and len(means)):
+        return row
+    new = means[means["quantity"] == along].iloc[0]
+    if new["high"] - new["low"] < row["high"] - row["low"]:
+        return row  # the amendment may only widen an interval
+    return row | {"ours": float(new["ours"]), "low": float(new["low"]), "high": float(new["high"]),
+                  "recorded": f"point means ({int(new['df'])} df): the law misfits"}

@@ -247,7 +247,8 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
         ready = all(p in complete for p in required)
         usable = required + [p for p in optional if done_seeds[p] >= 2]
         row = measured_read.measured_slope(_only(summary, usable), usable, along, within) | {"claim": name}
-        row = respecting_the_misfit(name, row, summary, usable, along, within)
+        row = measured_read.respecting_the_misfit(claims.claim(f"{PK}.{name}").amended, row, summary, usable, along,
+                                                  within)
         exponents.append(row)
         if ready and np.isfinite(row["low"]):
             result = ctx.record(f"table1.measured.{name}", row["ours"], interval=(row["low"], row["high"]))
@@ -277,30 +278,6 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
                                                   read.point_table(_only(summary, partial), partial)))
     return SimpleNamespace(points=points, exponents=pd.DataFrame(exponents), local=local, local_T=local_T, lack_of_fit=lack,
                            checked=checked, complete=complete, runs=(have, need), status=status)
-
-
-def respecting_the_misfit(name: str, row: dict, summary: pd.DataFrame, usable: list[tuple[int, int, int]],
-                          along: str, within: str | None) -> dict:
-    """An amended exponent claim (`claims.Claim.amended`) whose law misfits its points (lack-of-fit F test, p < 0.05):
-    the slope and interval of the least-squares fit to the point means, on its residual degrees of freedom, replace
-    the registered Welch contrast, which counts the seeds' spread alone; never where that would narrow the interval.
-    The registered reading stays in the row ("registered"), and "recorded" says which one the verdict takes."""
-    row = row | {"registered": f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}]",
-                 "recorded": "Welch (registered)", "lack_of_fit_p": float("nan")}
-    if not claims.claim(f"{PK}.{name}").amended or within is None or not np.isfinite(row["low"]):
-        return row
-    predictors = (within, along)
-    done = _only(summary, usable)
-    lack = measured_read.lack_of_fit(done, usable, predictors)
-    means = measured_read.point_mean_fit(done, usable, predictors)
-    row["lack_of_fit_p"] = lack["p"]
-    if not (np.isfinite(lack["p"]) and lack["p"] < 0.05 and len(means)):
-        return row
-    new = means[means["quantity"] == along].iloc[0]
-    if new["high"] - new["low"] < row["high"] - row["low"]:
-        return row  # the amendment may only widen an interval
-    return row | {"ours": float(new["ours"]), "low": float(new["low"]), "high": float(new["high"]),
-                  "recorded": f"point means ({int(new['df'])} df): the law misfits"}
 
 
 def _only(summary: pd.DataFrame, points: list[tuple[int, int, int]]) -> pd.DataFrame:
