@@ -204,3 +204,24 @@ def test_a_run_two_sweeps_share_is_counted_once_in_the_stored_count():
     if per_sweep == files:
         pytest.skip("no shared run is stored yet")
     assert have < per_sweep
+
+
+def test_the_point_means_exponent_matches_the_welch_slope_and_widens_only_where_the_law_misfits():
+    """The amended reading of Figure 4's exponents: the same slope as `exponent`, an interval from the point means'
+    residuals, and a lack-of-fit test that passes on a power law and rejects a bent one (whose Welch interval, from
+    the seeds alone, stays as narrow as on the straight law)."""
+    from emergence_lib.experiments.recall_table1.show import _respecting_the_misfit
+
+    t = _synthetic()
+    points = sorted({(V, N) for V, N in zip(t["n_tokens"], t["n_pairs"])})
+    straight = read.exponent_on_point_means(t, points, "n_tokens", "5%")
+    assert straight["ours"] == pytest.approx(read.exponent(t, points, "n_tokens", "5%")["ours"], abs=1e-9)
+    assert straight["low"] < 0.8 < straight["high"] and straight["p"] > 0.05
+    bent = t.assign(**{"steps to 5%": t["steps to 5%"] * np.exp(0.4 * np.log(t["n_tokens"] / 64) ** 2)})
+    welch, means = read.exponent(bent, points, "n_tokens", "5%"), read.exponent_on_point_means(bent, points, "n_tokens", "5%")
+    assert means["p"] < 0.05 and means["high"] - means["low"] > welch["high"] - welch["low"]
+    row = _respecting_the_misfit("amended", welch, means)
+    assert (row["low"], row["high"]) == (means["low"], means["high"]) and row["recorded"].startswith("point means")
+    assert _respecting_the_misfit("", welch, means)["recorded"] == "Welch (registered)", "not amended: the rule stands"
+    kept = _respecting_the_misfit("amended", read.exponent(t, points, "n_tokens", "5%"), straight)
+    assert kept["recorded"] == "Welch (registered)", "a law that fits keeps its registered interval"

@@ -157,7 +157,8 @@ def _recall_measured_claims() -> tuple[Claim, ...]:
                           f"{paper_number(entry):.2f}", entry,
                           f"least-squares slope of the points' mean log steps to {level}% on log {axis}, one intercept "
                           "per value of the other axis (pre-LN, lr 10⁻⁴, points with ≥ 2 seeds crossed), Welch 95% "
-                          "interval", IntervalRule(max_width=0.4), expected=None, scale="paper_cpu", reads=both))
+                          "interval" + RESIDUALS_RULE, IntervalRule(max_width=0.4), expected=None, scale="paper_cpu",
+                          reads=both, amended=AMENDED_TO_RESIDUALS))
     out.append(_c("recall_t1.figure4.layernorm", "4", "04_associative_recall",
                   "Table 1's recall model: LayerNorm makes the task harder (text)", "harder with LN", None,
                   "steps to 50% with pre-LN over steps without LN, mean log ratio over the N_pairs ≤ 8 points, Welch "
