@@ -140,6 +140,9 @@ def train_ensemble(training: TaskTraining, configs: Sequence[Any], device: str, 
     # A long run saves its whole state every few minutes and, rerun after a stop, resumes from it (`checkpoints`).
     saver = checkpoints.Saver(checkpoints.Checkpoint.for_configs(configs))
     saved = saver.checkpoint.load() if saver.checkpoint is not None else None
+    kind = device.split(":")[0]  # a run is one device's from its first step to its last: its file says which
+    if saved is not None and saved.get("device", "cpu") != kind:
+        saved = None  # a state another kind of device saved starts over here, never a run of two devices
     if saved is not None:
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
@@ -155,7 +158,7 @@ def train_ensemble(training: TaskTraining, configs: Sequence[Any], device: str, 
                 "model": model.state_dict(), "optimizer": optimizer.state_dict(), "rng": training.rng_states(),
                 "fired_at": diversity.fired_at, "steps": steps, "records": records, "crossed_at": crossed_at,
                 "diverged": diverged, "n_evals": n_evals, "stopped_at": stopped_at, "step": step,
-                "seconds": (time.perf_counter() - t0) / E}, step, c.max_steps)
+                "seconds": (time.perf_counter() - t0) / E, "device": kind}, step, c.max_steps)
             saver.saved()
         if step in schedule:
             with torch.no_grad():

@@ -140,3 +140,25 @@ def test_a_checkpoint_of_other_runs_is_never_resumed(tmp_path):
     ckpt.state_path.write_bytes(b"truncated")
     assert ckpt.load() is None
     assert json.loads(ckpt.info_path.read_text())["step"] == 5
+
+
+def test_a_state_another_kind_of_device_saved_is_never_resumed(tmp_path, monkeypatch):
+    """A GPU's checkpoint (say, fetched back from a lent machine) resumed on the CPU would make a run of two devices
+    whose file says "cpu": it starts over instead, and ends as a run of this device alone. The state is marked as
+    having stopped at step 300, so a resumed run would end there: the same state marked as a CPU's does."""
+    folder = tmp_path / "ckpt"
+    monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(folder))
+    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "0")
+    reference = train_recall([RECALL])[0]
+    ckpt = checkpoints.Checkpoint.for_configs([RECALL])
+    assert ckpt is not None
+    last = ckpt.load()
+    assert last is not None and last["device"] == "cpu", "a checkpoint says which device saved it"
+    partial = _state_at(RECALL, 300, folder, monkeypatch)
+    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "600")
+    stopped = partial | {"stopped_at": partial["stopped_at"] * 0 + 300}
+    ckpt.save(stopped | {"device": "cuda"}, 300, RECALL.max_steps)
+    started_over = train_recall([RECALL])[0]
+    assert reference.summary["steps_run"] > 400 and differences(reference, started_over) == [], "the whole run again"
+    ckpt.save(stopped | {"device": "cpu"}, 300, RECALL.max_steps)
+    assert train_recall([RECALL])[0].summary["steps_run"] <= 301, "a CPU's state is resumed"
