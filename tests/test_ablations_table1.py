@@ -17,7 +17,8 @@ from emergence_lib.experiments.table1.read import measured_slope
 def test_the_grid_is_table_1s_width_with_the_papers_learning_rates():
     sweeps = AblationsMeasured(scale="paper_cpu").sweeps()
     runs = [r for v in sweeps.values() for r in v]
-    assert {(r.d_model, r.d_qk, r.n_layers, r.n_heads) for r in runs} == {(256, 64, 1, 1)}
+    assert {(r.d_model, r.d_qk) for r in runs} == {(256, 64)}
+    assert {(r.n_layers, r.n_heads) for k, v in sweeps.items() if not k.startswith("figure13") for r in v} == {(1, 1)}
     assert {r.lr for r in sweeps["sgd"]} == {5e-3} and {r.optimizer for r in sweeps["sgd"]} == {"sgd"}
     assert {r.lr for r in sweeps["feature + random position"]} == {1e-4}
     assert not any(r.random_position and not r.relevance_feature for r in runs), "the unsolvable set-up stays out"
@@ -64,3 +65,37 @@ def test_the_point_means_difference_widens_where_a_law_misfits_and_matches_where
     bent = a.assign(plateau_length=a["plateau_length"] * np.exp(0.3 * np.log(a["T"] / 64) ** 2 * np.log(a["d"] / 16)))
     welch, wide = read.slope_difference_interval(bent, b, points), read.point_mean_slope_difference(bent, b, points)
     assert wide["high"] - wide["low"] > 1.5 * (welch["high"] - welch["low"])
+
+
+def _architectures(bend: float = 0.0, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    combos = [(T, d, 2, H) for T, d in ((32, 16), (64, 32)) for H in (1, 2, 4, 8)] + \
+             [(T, d, L, 4) for T, d in ((32, 16), (64, 32)) for L in (1, 4)]
+    rows = [{"T": T, "d": d, "n_layers": L, "n_heads": H, "seed": s, "plateau_length":
+             d ** 1.2 * T ** 0.8 * H ** 0.16 * L ** 0.06 * math.exp(bend * math.log(H) ** 2 + 0.03 * rng.standard_normal())}
+            for T, d, L, H in combos for s in range(3)]
+    return pd.DataFrame(rows)
+
+
+def test_figure13_fit_recovers_known_exponents_and_records_the_residuals_only_where_the_law_misfits():
+    points = sorted({(r.T, r.d, r.n_layers, r.n_heads) for r in _architectures().itertuples()})
+    fit = read.architecture_fit(_architectures(), points).set_index("quantity")
+    assert fit.loc["heads", "ours"] == pytest.approx(0.16, abs=0.03)
+    assert fit.loc["layers", "ours"] == pytest.approx(0.06, abs=0.05)
+    assert fit.loc["heads - layers".replace("-", "−"), "ours"] == pytest.approx(fit.loc["heads", "ours"] - fit.loc["layers", "ours"])
+    assert (fit["recorded"] == "Welch").all() and (fit["p"] > 0.05).all() and (fit["df"] == 12 - 4).all()
+    assert fit.loc["heads", "welch_low"] < 0.16 < fit.loc["heads", "welch_high"]
+    bent = read.architecture_fit(_architectures(bend=0.15), points).set_index("quantity")
+    assert bent.loc["heads", "p"] < 0.05 and bent.loc["heads", "recorded"].startswith("residuals")
+    assert bent.loc["heads", "high"] - bent.loc["heads", "low"] > bent.loc["heads", "welch_high"] - bent.loc["heads", "welch_low"]
+    assert read.architecture_fit(_architectures().iloc[:0], points).empty, "no runs: no fit, never a number"
+
+
+def test_figure13_runs_are_figure3s_model_at_table_1s_width():
+    g = AblationsMeasured(scale="paper_cpu").grid
+    sweeps = AblationsMeasured(scale="paper_cpu").sweeps()
+    runs = sweeps["figure13 heads"] + sweeps["figure13 layers"]
+    assert {(r.n_layers, r.n_heads) for r in runs} == {(2, 1), (2, 2), (2, 4), (2, 8), (1, 4), (4, 4)}
+    assert {(r.T, r.d) for r in runs} == set(g.arch_points) and {r.seed for r in runs} == set(g.seeds)
+    assert all(r.d_model == 256 and r.d_qk == 64 and r.lr == 1e-4 and r.optimizer == "adam" and r.random_position
+               and r.relevance_feature and r.stop_factor == 1.2 for r in runs)

@@ -260,6 +260,25 @@ def _ablations_measured_claims() -> tuple[Claim, ...]:
                   "points, Welch 95% interval: agrees if it lies above 10", IntervalRule(above=10.0, log=True),
                   expected=None, scale="paper_cpu",
                   reads=("ablations_measured:sgd", "ablations_measured:feature + random position")))
+    # Figure 13 at Table 1's width, registered before any of its runs: one fit of the point means on log H and log L
+    # with an intercept per (T, d); each coefficient's interval is Welch's, or the fit's residuals' where the law
+    # misfits (the rule set here, before the data, from what Figures 3 and 14 showed).
+    arch = ("ablations_measured:figure13 heads", "ablations_measured:figure13 layers")
+    rule = (f"the least-squares fit of the points' mean log plateau on log H and log L, one intercept per (T, d) ∈ "
+            f"{{{', '.join(str(p) for p in g.arch_points)}}} (H ∈ {{{', '.join(map(str, g.heads))}}} at L = "
+            f"{g.arch_layers}, L ∈ {{{', '.join(map(str, g.layers))}}} at H = {g.arch_heads}, 3 seeds, ≥ 2 reached); 95% Welch interval of the coefficient "
+            "as a contrast of point means, or, where a lack-of-fit F test of the fit on the seeds rejects (p < 0.05), "
+            "the fit's residual interval if wider")
+    for quantity, name, entry in (("heads", "$H$", "figure13.heads"), ("layers", "$L$", "figure13.layers")):
+        out.append(_c(f"table1.ablations.figure13.{quantity}_exponent", "13", "A4_transformer_ablations",
+                      f"Figure 3's model at Table 1's width: the plateau grows as ${name[1:-1]}^{{{paper_number(entry):.2f}}}$",
+                      f"{paper_number(entry):.2f}", entry, f"the coefficient of log {quantity[0].upper()} in " + rule,
+                      IntervalRule(max_width=EXPONENT_WIDTH), expected=None, scale="paper_cpu", reads=arch))
+    out.append(_c("table1.ablations.figure13.heads_more_than_layers", "13", "A4_transformer_ablations",
+                  "Figure 3's model at Table 1's width: heads lengthen the plateau more than layers do",
+                  "heads > layers (0.16 vs 0.06)", None,
+                  "the heads exponent minus the layers exponent in " + rule + ": agrees if its interval lies above 0",
+                  IntervalRule(above=0.0), expected=None, scale="paper_cpu", reads=arch))
     return tuple(out)
 
 

@@ -44,3 +44,59 @@ def point_mean_slope_difference(a: pd.DataFrame, b: pd.DataFrame, points: list[t
     df = (sa ** 2 + sb ** 2) ** 2 / (sa ** 4 / ta["df"] + sb ** 4 / tb["df"])
     est, half = float(ta["ours"] - tb["ours"]), t_quantile_975(df) * math.hypot(sa, sb)
     return {"ours": est, "low": est - half, "high": est + half}
+
+
+def architecture_logs(summary: pd.DataFrame, T: int, d: int, layers: int, heads: int) -> np.ndarray:
+    """The log plateaus of the seeds that reached the threshold at (T, d) with ``layers`` layers of ``heads`` heads."""
+    if not len(summary):
+        return np.array([])
+    sel = summary[(summary["T"] == T) & (summary["d"] == d) & (summary["n_layers"] == layers)
+                  & (summary["n_heads"] == heads)]
+    v = sel["plateau_length"].to_numpy(float)
+    return np.log(v[np.isfinite(v)])
+
+
+def architecture_fit(summary: pd.DataFrame, points: list[tuple[int, int, int, int]], min_seeds: int = 2) -> pd.DataFrame:
+    """Figure 13's exponents at Table 1's width: the least-squares fit of the points' mean log plateau on log H and
+    log L with one intercept per (T, d), over ``points`` (T, d, L, H). Each coefficient, and heads − layers, is a
+    linear contrast of the point means: its registered 95% interval is Welch's, from each point's seeds
+    (`contrast_interval`); beside it, the interval from the fit's residuals and the lack-of-fit F test of the law on
+    the seeds. Where the test rejects (p < 0.05), the residuals' interval is recorded if it is the wider (a Welch
+    interval counts the seeds alone, not a misfit). One row per quantity; nan where too few points have seeds."""
+    from ...metrics import f_survival, t_quantile_975
+
+    cols = ["quantity", "ours", "welch_low", "welch_high", "resid_low", "resid_high", "df", "F", "p", "low", "high",
+            "recorded", "points"]
+    usable = [(p, g) for p in points if len(g := architecture_logs(summary, *p)) >= min_seeds]
+    cells = sorted({(T, d) for (T, d, _, _), _ in usable})
+    m, k = len(usable), len(cells) + 2
+    if m <= k or len({p[3] for p, _ in usable}) < 2 or len({p[2] for p, _ in usable}) < 2:
+        return pd.DataFrame(columns=cols)
+
+    def row(p: tuple[int, int, int, int]) -> list[float]:
+        return [float((p[0], p[1]) == c) for c in cells] + [math.log(p[3]), math.log(p[2])]
+
+    X = np.array([row(p) for p, _ in usable])
+    y = np.array([g.mean() for _, g in usable])
+    hat = np.linalg.inv(X.T @ X) @ X.T  # coefficient j = hat[j] · point means
+    beta = hat @ y
+    df = m - k
+    s2 = float(((y - X @ beta) ** 2).sum()) / df
+    Xs = np.array([row(p) for p, g in usable for _ in g])
+    ys = np.concatenate([g for _, g in usable])
+    ss_res = float(((ys - Xs @ np.linalg.lstsq(Xs, ys, rcond=None)[0]) ** 2).sum())
+    ss_pure = float(sum(((g - g.mean()) ** 2).sum() for _, g in usable))
+    df_pure = len(ys) - m
+    F = ((ss_res - ss_pure) / df) / (ss_pure / df_pure) if ss_pure > 0 and df_pure > 0 else math.inf
+    p_value = f_survival(F, df, df_pure) if math.isfinite(F) else 0.0
+    out = []
+    for name, w in (("heads", hat[-2]), ("layers", hat[-1]), ("heads − layers", hat[-2] - hat[-1])):
+        est, wl, wh = contrast_interval([g for _, g in usable], list(w))
+        h = t_quantile_975(df) * math.sqrt(s2 * float(w @ w))
+        rl, rh = est - h, est + h
+        wider = p_value < 0.05 and rh - rl >= wh - wl
+        out.append({"quantity": name, "ours": est, "welch_low": wl, "welch_high": wh, "resid_low": rl,
+                    "resid_high": rh, "df": df, "F": F, "p": p_value, "low": rl if wider else wl,
+                    "high": rh if wider else wh, "recorded": "residuals: the law misfits" if wider else "Welch",
+                    "points": m})
+    return pd.DataFrame(out, columns=cols)

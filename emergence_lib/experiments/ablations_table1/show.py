@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from types import SimpleNamespace
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -115,5 +115,31 @@ def ablations(ctx: Context) -> SimpleNamespace:
     lof = pd.DataFrame([{"set-up": name, **(lack_of_fit(summaries[name], pts, ("d", "T")) if len(summaries[name])
                                             else {"F": math.nan, "df_lack": math.nan, "df_pure": math.nan, "p": math.nan})}
                         for name, pts in [*((v, points) for v in SLUGS), ("sgd", sgd_points)]])
+    def judge13(key: str) -> Callable[[float, tuple[float, float]], claims.ClaimResult]:
+        return lambda v, iv: ctx.record(f"table1.ablations.figure13.{key}", v, interval=iv)
+
+    architecture = _figure13(judge13, g, results, done, checked)
     return SimpleNamespace(exponents=pd.DataFrame(rows), position_cost=cost, adam_speedup=speed, checked=checked,
+                           architecture=architecture,
                            runs=(have, need), lack_of_fit=lof)
+
+
+def _figure13(judge: Callable[[str], Callable[[float, tuple[float, float]], claims.ClaimResult]], g: Any,
+              results: dict, done: dict, checked: list) -> pd.DataFrame:
+    """Figure 13 at Table 1's width (`read.architecture_fit`): the heads and layers exponents and their difference,
+    each judged once both of its sweeps are stored; the table shows both intervals and which one is recorded."""
+    sweeps = ("figure13 heads", "figure13 layers")
+    frames = [results[k].summary for k in sweeps if k in results and len(results[k].summary)]
+    summary = pd.concat(frames).drop_duplicates("run") if frames else pd.DataFrame()
+    points = sorted({(T, d, g.arch_layers, H) for T, d in g.arch_points for H in g.heads}
+                    | {(T, d, L, g.arch_heads) for T, d in g.arch_points for L in g.layers})
+    fit = read.architecture_fit(summary, points)
+    ready = all(k in done and done[k][0] == done[k][1] for k in sweeps)
+    have, need = sum(done[k][0] for k in sweeps if k in done), sum(done[k][1] for k in sweeps if k in done)
+    for quantity, key in (("heads", "heads_exponent"), ("layers", "layers_exponent"),
+                          ("heads − layers", "heads_more_than_layers")):
+        row = fit[fit["quantity"] == quantity].iloc[0].to_dict() if len(fit) else dict(NAN)
+        _record(judge(key), f"table1.ablations.figure13.{key}", row, ready, f"not run yet ({have} of {need} runs)",
+                checked)
+    return fit
+
