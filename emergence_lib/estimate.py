@@ -113,7 +113,8 @@ def expected_steps(run: Any, ratio: float = 1.0) -> float:
 
 def _point(run: Any) -> tuple:
     """What a run's plateau depends on, seeds aside: its shape, its learning rate and its data's repetition."""
-    return shape_of(run) + (run.lr, run.B, getattr(run, "p", 0.0), getattr(run, "threshold", None))
+    return shape_of(run) + (run.lr, run.B, getattr(run, "p", 0.0), getattr(run, "threshold", None),
+                            getattr(run, "optimizer", "adam"))
 
 
 def _family(run: Any) -> str:

@@ -233,7 +233,7 @@ def law_line(folder: str | None = None) -> str:
             parts.append(f"{label}: {'not run yet' if folder else 'not judged in this build'} (the paper: {c.paper})")
             continue
         ours, low, high = (f"{v:.2f}".replace("-", "−") for v in (entry["ours"], *entry["interval"]))
-        widened = " (interval widened after the data: the law misfits)" if c.amended else ""
+        widened = " (rule amended after the data: a wider interval where the law misfits)" if c.amended else ""
         parts.append(f"{label}: {ours} [{low}, {high}]{widened} against the paper's {c.paper}, **{entry['status']}**")
     return ("* **Figure 3's law on the paper's own model, where the paper measured** (registered before its runs; the "
             "$T$ exponent also reads the $T$ ≤ 64 runs that existed before it; {doc}`chapter 3 "
@@ -383,7 +383,7 @@ def result_box(chapter: str) -> str:
         # A pin is labelled as one where it stands: it guards the code and is not evidence (the registered check of
         # the same claim, where there is one, is listed above it).
         pin = " *(pin, set after its data: not evidence)*" if evidence_kind(c) == "pinned" else ""
-        pin += " *(interval widened after the data: the law misfits)*" if c.amended else ""
+        pin += " *(rule amended after the data: a wider interval where the law misfits)*" if c.amended else ""
         return (f"- {{glue:text}}`{doc}::{c.glue_key('status')}:s` {c.claim}: ours "
                 f"{{glue:text}}`{doc}::{c.glue_key('ours')}:s`, the paper {c.paper}.{pin}")
 

@@ -188,7 +188,7 @@ def test_a_result_box_names_every_verdict_and_folds_all_but_the_first_few():
             assert box.count(c.glue_key("status") + ":") == 1, ("each verdict once", chapter, c.key)
             line = next(line for line in box.splitlines() if c.glue_key("status") + ":" in line)
             assert ("(pin, set after its data: not evidence)" in line) == (scorecard.evidence_kind(c) == "pinned"), line
-            assert ("(interval widened after the data" in line) == bool(c.amended), line
+            assert ("(rule amended after the data" in line) == bool(c.amended), line
         laptop = [c for c in mine if c not in registered]
         if registered and laptop:  # the evidence leads
             assert max(box.index(c.glue_key("status")) for c in registered) < min(box.index(c.glue_key("status")) for c in laptop)
@@ -359,9 +359,9 @@ def test_the_law_line_reads_each_logged_exponent_with_its_interval(tmp_path):
     (tmp_path / f"{B_key}@cpu.json").write_text(json.dumps({"key": B_key, "status": "differs", "ours": -1.1507,
                                                             "interval": [-1.2169, -1.0845]}))
     line = scorecard.law_line(str(tmp_path))
-    assert ("$T$ over $T$ = 32–256: 1.15 [1.10, 1.20] (interval widened after the data: the law misfits) against the "
+    assert ("$T$ over $T$ = 32–256: 1.15 [1.10, 1.20] (rule amended after the data: a wider interval where the law misfits) against the "
             "paper's 0.80, **differs**") in line
-    assert "$B$ at $T$ = 256: −1.15 [−1.22, −1.08] (interval widened after the data" in line
+    assert "$B$ at $T$ = 256: −1.15 [−1.22, −1.08] (rule amended after the data" in line
     assert "$d$ at $T$ = 256: not run yet" in line and "1.29, **" not in line, "the d exponent is not amended"
     assert "$d$ at $T$ = 256: not run yet (the paper: 1.29)" in line
     assert "not judged in this build" in scorecard.law_line("")

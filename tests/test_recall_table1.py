@@ -225,3 +225,13 @@ def test_the_point_means_exponent_matches_the_welch_slope_and_widens_only_where_
     assert _respecting_the_misfit("", welch, means)["recorded"] == "Welch (registered)", "not amended: the rule stands"
     kept = _respecting_the_misfit("amended", read.exponent(t, points, "n_tokens", "5%"), straight)
     assert kept["recorded"] == "Welch (registered)", "a law that fits keeps its registered interval"
+
+
+def test_an_amendment_never_narrows_the_registered_interval():
+    from emergence_lib.experiments.recall_table1.show import _respecting_the_misfit
+
+    welch = {"ours": 1.0, "low": 0.8, "high": 1.2}
+    narrower = {"ours": 1.0, "low": 0.9, "high": 1.1, "df": 5.0, "F": 9.0, "p": 0.001}
+    assert _respecting_the_misfit("amended", welch, narrower)["recorded"] == "Welch (registered)"
+    wider = narrower | {"low": 0.5, "high": 1.5}
+    assert _respecting_the_misfit("amended", welch, wider)["low"] == 0.5

@@ -511,3 +511,17 @@ def test_an_amended_exponent_takes_the_point_means_interval_only_where_the_law_m
     d_row = {"ours": 1.28, "low": 0.83, "high": 1.73, "claim": "d_exponent_T256"}
     assert respecting_the_misfit(claims.claim("table1.measured.d_exponent_T256").amended, d_row, summary(0.3), points[:2], "d", None)["recorded"] == \
         "Welch (registered)", "a claim not amended keeps its registered rule"
+
+
+def test_the_amended_fit_gives_each_level_of_the_other_axis_its_own_intercept():
+    """The point-means reading of a T exponent uses the registered slope's own model (an intercept per d): a bent law
+    in d, with T's law exact, is no misfit of the T slope (a straight log-d term would read it as one)."""
+    from emergence_lib.experiments.table1.read import fixed_effect_fit, measured_slope
+
+    points = [(T, d, 1) for T in (32, 64, 128) for d in (16, 32, 64)]
+    rows = [{"T": T, "d": d, "B": 1, "seed": s, "plateau_length": T ** 0.4 * math.exp(0.8 * math.log(d / 32) ** 2) * f}
+            for T, d, _ in points for s, f in enumerate((0.97, 1.0, 1.03))]
+    summary = pd.DataFrame(rows)
+    fit = fixed_effect_fit(summary, points, "T", "d")
+    assert fit["ours"] == pytest.approx(measured_slope(summary, points, "T", "d")["ours"]) == pytest.approx(0.4)
+    assert fit["p"] > 0.5 and fit["df"] == 9 - 4

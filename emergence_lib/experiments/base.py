@@ -166,15 +166,16 @@ class FigureConfig:
 def devices_sentence(counts: dict[str, int]) -> str:
     """'33 of 38 stored runs trained on a GPU (meta device "cuda"), the rest on a CPU; ...' or the like, from
     `FigureConfig.devices`."""
-    total, gpu = sum(counts.values()), counts.get("cuda", 0)
+    total = sum(counts.values())
+    gpu = total - counts.get("cpu", 0)  # "cuda" or "mps": not this CPU's rounding
     if gpu == 0:
         return f"All {total} stored runs trained on a CPU." if total else "No run is stored yet."
     where = (f"All {total} stored runs trained on a GPU" if gpu == total else
              f"{gpu} of {total} stored runs trained on a GPU (meta device \"cuda\"), the rest on a CPU")
-    return (f"{where}; a GPU rounds "
-            f"differently, so the verify command checks those runs by their checksums; a test recomputes the cheapest "
-            f"of them on the CPU, and it agrees to the tolerance between two CPUs "
-            f"({REPRODUCE_RTOL['transformer_regression']:g}).")
+    return (f"{where}; a GPU rounds differently, so the verify command checks those runs by their checksums. "
+            f"Recomputed on a CPU, GPU runs agree to the tolerance between two CPUs "
+            f"({REPRODUCE_RTOL['transformer_regression']:g}): a test checks the cheapest regression run, and one "
+            f"run of each Transformer kind was checked by hand (see Methods).")
 
 
 @dataclass(frozen=True)

@@ -30,20 +30,23 @@ def slope_difference_interval(a: pd.DataFrame, b: pd.DataFrame, points: list[tup
 
 
 def point_mean_slope_difference(a: pd.DataFrame, b: pd.DataFrame, points: list[tuple[int, int, int]]) -> dict:
-    """(T slope of ``a``) − (T slope of ``b``), each from the least-squares fit of the power law in d and T to its
-    point means, with a 95% t interval from the two fits' residuals (Welch–Satterthwaite degrees of freedom): what a
-    misfit of either law adds to the seeds' spread, which `slope_difference_interval` counts alone."""
+    """(T slope of ``a``) − (T slope of ``b``), each fitted to its point means with one intercept per d
+    (`fixed_effect_fit`, the registered slopes' own model), with a 95% t interval from the two fits' residuals
+    (Welch–Satterthwaite degrees of freedom): what a misfit of either law adds to the seeds' spread, which
+    `slope_difference_interval` counts alone; and the two fits' lack-of-fit p (``p_a``, ``p_b``)."""
     from ...metrics import t_quantile_975
-    from ..table1.read import point_mean_fit
+    from ..table1.read import fixed_effect_fit
 
-    fits = [point_mean_fit(s, points, ("d", "T")) for s in (a, b)]
-    if any(not len(f) for f in fits):
-        return {"ours": math.nan, "low": math.nan, "high": math.nan}
-    ta, tb = (f[f["quantity"] == "T"].iloc[0] for f in fits)
-    sa, sb = ((r["high"] - r["low"]) / (2 * t_quantile_975(r["df"])) for r in (ta, tb))
-    df = (sa ** 2 + sb ** 2) ** 2 / (sa ** 4 / ta["df"] + sb ** 4 / tb["df"])
-    est, half = float(ta["ours"] - tb["ours"]), t_quantile_975(df) * math.hypot(sa, sb)
-    return {"ours": est, "low": est - half, "high": est + half}
+    fa, fb = (fixed_effect_fit(s, points, "T", "d") for s in (a, b))
+    out = {"ours": math.nan, "low": math.nan, "high": math.nan, "p_a": fa["p"], "p_b": fb["p"]}
+    if not all(np.isfinite(f["low"]) for f in (fa, fb)):
+        return out
+    sa, sb = ((f["high"] - f["low"]) / (2 * t_quantile_975(f["df"])) for f in (fa, fb))
+    if sa == 0 and sb == 0:
+        return out | {"ours": fa["ours"] - fb["ours"], "low": fa["ours"] - fb["ours"], "high": fa["ours"] - fb["ours"]}
+    df = (sa ** 2 + sb ** 2) ** 2 / (sa ** 4 / fa["df"] + sb ** 4 / fb["df"])
+    est, half = float(fa["ours"] - fb["ours"]), t_quantile_975(df) * math.hypot(sa, sb)
+    return out | {"ours": est, "low": est - half, "high": est + half}
 
 
 def architecture_logs(summary: pd.DataFrame, T: int, d: int, layers: int, heads: int) -> np.ndarray:
@@ -63,7 +66,8 @@ def architecture_fit(summary: pd.DataFrame, points: list[tuple[int, int, int, in
     (`contrast_interval`); beside it, the interval from the fit's residuals and the lack-of-fit F test of the law on
     the seeds. Where the test rejects (p < 0.05), the residuals' interval is recorded if it is the wider (a Welch
     interval counts the seeds alone, not a misfit). One row per quantity; nan where too few points have seeds."""
-    from ...metrics import f_survival, t_quantile_975
+    from ...metrics import t_quantile_975
+    from ..table1.read import design_lack_of_fit
 
     cols = ["quantity", "ours", "welch_low", "welch_high", "resid_low", "resid_high", "df", "F", "p", "low", "high",
             "recorded", "points"]
@@ -77,24 +81,20 @@ def architecture_fit(summary: pd.DataFrame, points: list[tuple[int, int, int, in
         return [float((p[0], p[1]) == c) for c in cells] + [math.log(p[3]), math.log(p[2])]
 
     X = np.array([row(p) for p, _ in usable])
+    if np.linalg.matrix_rank(X) < k:  # H or L varies only across (T, d): no slope to read
+        return pd.DataFrame(columns=cols)
     y = np.array([g.mean() for _, g in usable])
     hat = np.linalg.inv(X.T @ X) @ X.T  # coefficient j = hat[j] · point means
     beta = hat @ y
     df = m - k
     s2 = float(((y - X @ beta) ** 2).sum()) / df
-    Xs = np.array([row(p) for p, g in usable for _ in g])
-    ys = np.concatenate([g for _, g in usable])
-    ss_res = float(((ys - Xs @ np.linalg.lstsq(Xs, ys, rcond=None)[0]) ** 2).sum())
-    ss_pure = float(sum(((g - g.mean()) ** 2).sum() for _, g in usable))
-    df_pure = len(ys) - m
-    F = ((ss_res - ss_pure) / df) / (ss_pure / df_pure) if ss_pure > 0 and df_pure > 0 else math.inf
-    p_value = f_survival(F, df, df_pure) if math.isfinite(F) else 0.0
+    F, p_value = design_lack_of_fit([row(p) for p, _ in usable], [g for _, g in usable])
     out = []
     for name, w in (("heads", hat[-2]), ("layers", hat[-1]), ("heads − layers", hat[-2] - hat[-1])):
         est, wl, wh = contrast_interval([g for _, g in usable], list(w))
         h = t_quantile_975(df) * math.sqrt(s2 * float(w @ w))
         rl, rh = est - h, est + h
-        wider = p_value < 0.05 and rh - rl >= wh - wl
+        wider = bool(np.isfinite(p_value) and p_value < 0.05 and rh - rl >= wh - wl)
         out.append({"quantity": name, "ours": est, "welch_low": wl, "welch_high": wh, "resid_low": rl,
                     "resid_high": rh, "df": df, "F": F, "p": p_value, "low": rl if wider else wl,
                     "high": rh if wider else wh, "recorded": "residuals: the law misfits" if wider else "Welch",

@@ -239,7 +239,7 @@ def exponent_on_point_means(table: pd.DataFrame, points: list[tuple[int, int]], 
     with a 95% t interval from the fit's own residuals (points − intercepts − 1 degrees of freedom), and the
     lack-of-fit F test of that law on the seeds (their scatter about each point's mean is pure error): where the law
     misfits, this interval counts the misfit that `exponent`'s Welch interval, from the seeds alone, leaves out."""
-    from ...metrics import f_survival
+    from ..table1.read import design_lack_of_fit
 
     other = "n_pairs" if along == "n_tokens" else "n_tokens"
     usable = [({"n_tokens": V, "n_pairs": N}, g) for V, N in points
@@ -260,14 +260,6 @@ def exponent_on_point_means(table: pd.DataFrame, points: list[tuple[int, int]], 
     s2 = float(((y - X @ beta) ** 2).sum()) / df
     se = math.sqrt(s2 * np.linalg.inv(X.T @ X)[-1, -1])
     h = t_quantile_975(df) * se
-    # The lack-of-fit test on the seeds: the same law fitted to every seed, against the points' own means.
-    Xs = np.array([row(p) for p, g in usable for _ in g])
-    ys = np.concatenate([g for _, g in usable])
-    bs, *_ = np.linalg.lstsq(Xs, ys, rcond=None)
-    ss_res = float(((ys - Xs @ bs) ** 2).sum())
-    ss_pure = float(sum(((g - g.mean()) ** 2).sum() for _, g in usable))
-    df_pure = len(ys) - m
-    F = ((ss_res - ss_pure) / df) / (ss_pure / df_pure) if ss_pure > 0 and df_pure > 0 else math.inf
-    p_value = f_survival(F, df, df_pure) if math.isfinite(F) else 0.0
+    F, p_value = design_lack_of_fit([row(p) for p, _ in usable], [g for _, g in usable])
     return {"ours": float(beta[-1]), "low": float(beta[-1] - h), "high": float(beta[-1] + h), "df": float(df),
             "F": float(F), "p": float(p_value)}

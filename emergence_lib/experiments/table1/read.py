@@ -152,21 +152,65 @@ def local_T_exponent(summary: pd.DataFrame, d: int, T_low: int, T_high: int) -> 
 def respecting_the_misfit(amended: bool | str, row: dict, summary: pd.DataFrame, usable: list[tuple[int, int, int]],
                           along: str, within: str | None) -> dict:
     """An exponent claim amended after its data (``amended``: its `claims.Claim.amended`) whose law misfits its points
-    (lack-of-fit F test, p < 0.05): the slope and interval of the least-squares fit to the point means, on its residual degrees of freedom, replace
-    the registered Welch contrast, which counts the seeds' spread alone; never where that would narrow the interval.
+    (lack-of-fit F test, p < 0.05): the interval of the same slope fitted to the point means (`fixed_effect_fit`: one
+    intercept per ``within`` value, the residual degrees of freedom) replaces the registered Welch contrast, which
+    counts the seeds' spread alone; never where that would narrow the interval.
     The registered reading stays in the row ("registered"), and "recorded" says which one the verdict takes."""
     row = row | {"registered": f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}]",
                  "recorded": "Welch (registered)", "lack_of_fit_p": float("nan")}
     if not amended or within is None or not np.isfinite(row["low"]):
         return row
-    predictors = (within, along)
-    lack = lack_of_fit(summary, usable, predictors)  # both read only the ``usable`` points
-    means = point_mean_fit(summary, usable, predictors)
-    row["lack_of_fit_p"] = lack["p"]
-    if not (np.isfinite(lack["p"]) and lack["p"] < 0.05 and len(means)):
+    new = fixed_effect_fit(summary, usable, along, within)
+    row["lack_of_fit_p"] = new["p"]
+    if not (np.isfinite(new["p"]) and new["p"] < 0.05 and np.isfinite(new["low"])):
         return row
-    new = means[means["quantity"] == along].iloc[0]
     if new["high"] - new["low"] < row["high"] - row["low"]:
         return row  # the amendment may only widen an interval
-    return row | {"ours": float(new["ours"]), "low": float(new["low"]), "high": float(new["high"]),
+    return row | {"ours": new["ours"], "low": new["low"], "high": new["high"],
                   "recorded": f"point means ({int(new['df'])} df): the law misfits"}
+
+
+def fixed_effect_fit(summary: pd.DataFrame, points: list[tuple[int, int, int]], along: str, within: str | None,
+                     min_seeds: int = 2) -> dict:
+    """`measured_slope`'s slope (one intercept per value of ``within``) fitted by least squares to the same point
+    means, with a 95% t interval from the fit's own residuals (points − intercepts − 1 degrees of freedom), and the
+    lack-of-fit F test of that same model on the seeds (their scatter about each point's mean is pure error). The
+    estimate equals `measured_slope`'s; only the interval differs: it counts a misfit, which Welch's leaves out."""
+    axis = {"T": 0, "d": 1, "B": 2}
+    usable = [(p, g) for p in points if len(g := _reached_logs(summary, *p)) >= min_seeds]
+    levels = sorted({p[axis[within]] if within else 0 for p, _ in usable})
+    out = {"ours": math.nan, "low": math.nan, "high": math.nan, "df": math.nan, "F": math.nan, "p": math.nan}
+    m, k = len(usable), len(levels) + 1
+
+    def row(p: tuple[int, int, int]) -> list[float]:
+        return [float((p[axis[within]] if within else 0) == v) for v in levels] + [math.log(p[axis[along]])]
+
+    if m <= k:
+        return out
+    X = np.array([row(p) for p, _ in usable])
+    if np.linalg.matrix_rank(X) < k:
+        return out
+    y = np.array([g.mean() for _, g in usable])
+    beta = np.linalg.lstsq(X, y, rcond=None)[0]
+    df = m - k
+    s2 = float(((y - X @ beta) ** 2).sum()) / df
+    h = t_quantile_975(df) * math.sqrt(s2 * float(np.linalg.inv(X.T @ X)[-1, -1]))
+    F, p_value = design_lack_of_fit([row(p) for p, _ in usable], [g for _, g in usable])
+    return {"ours": float(beta[-1]), "low": float(beta[-1] - h), "high": float(beta[-1] + h), "df": float(df),
+            "F": F, "p": p_value}
+
+
+def design_lack_of_fit(rows: list[list[float]], groups: list[np.ndarray]) -> tuple[float, float]:
+    """The lack-of-fit F test of the linear model with design ``rows`` (one per point) on the seeds ``groups``: F on
+    (points − parameters, seeds − points) and its p; nan where there is no pure error or no lack to test."""
+    from ...metrics import f_survival
+
+    Xs = np.array([r for r, g in zip(rows, groups) for _ in g])
+    ys = np.concatenate(groups)
+    m, n, k = len(groups), len(ys), Xs.shape[1]
+    ss_res = float(((ys - Xs @ np.linalg.lstsq(Xs, ys, rcond=None)[0]) ** 2).sum())
+    ss_pure = float(sum(((g - g.mean()) ** 2).sum() for g in groups))
+    if n <= m or m <= k or ss_pure <= 0:
+        return math.nan, math.nan
+    F = max(ss_res - ss_pure, 0.0) / (m - k) / (ss_pure / (n - m))
+    return float(F), float(f_survival(F, m - k, n - m))
