@@ -450,3 +450,30 @@ def test_a_signal_that_surfaces_as_another_error_still_counts_as_an_interruption
     assert isinstance(_interrupted_by(raised_while_handling(KeyboardInterrupt())), KeyboardInterrupt)
     assert _interrupted_by(raised_while_handling(ValueError("a bug"))) is None
     assert _interrupted_by(RuntimeError("a bug")) is None
+
+
+@pytest.mark.integration
+def test_run_ends_as_interrupted_when_the_signal_surfaces_as_another_error(tmp_path):
+    """Through `main` itself, in a subprocess (it exits with os._exit): an error raised while handling SIGTERM's
+    exception exits 143 with the one line, and a plain error still raises with its traceback."""
+    import subprocess
+    import sys
+
+    script = """
+import sys
+import emergence_lib.cli as cli
+def surfaced(args):
+    try:
+        raise cli.Terminated()
+    except BaseException:
+        raise RuntimeError("release unlocked lock")
+def plain(args):
+    raise RuntimeError("a real bug")
+cli.cmd_run = surfaced if sys.argv[1] == "surfaced" else plain
+cli.main(["run", "figure1"])
+"""
+    env = {**__import__("os").environ, "EMERGENCE_DATA_DIR": str(tmp_path / "data")}
+    out = subprocess.run([sys.executable, "-c", script, "surfaced"], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 143 and "interrupted: every finished run is stored" in out.stderr, out.stderr[-500:]
+    out = subprocess.run([sys.executable, "-c", script, "plain"], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 1 and "a real bug" in out.stderr and "interrupted" not in out.stderr
