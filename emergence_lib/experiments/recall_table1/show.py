@@ -16,6 +16,7 @@ from ... import claims, plotting
 from ...report import glue_figure, glue_text
 from ..base import devices_sentence
 from ..context import Context
+from ..table1.read import take_the_wider
 from . import read
 from .runs import RecallMeasured
 
@@ -51,16 +52,8 @@ def _count(counts: dict[str, tuple[int, int]], *sweeps: str) -> str:
 
 
 def _respecting_the_misfit(amended: bool | str, row: dict, means: dict) -> dict:
-    """An amended exponent claim (`claims.Claim.amended`): where the law misfits its points (lack-of-fit p < 0.05),
-    the interval of the fit to the point means (``means``, `read.exponent_on_point_means`) replaces the registered
-    Welch one, which counts the seeds alone; never a narrower one. The row keeps both readings."""
-    row = row | {"registered": f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}]",
-                 "recorded": "Welch (registered)", "lack_of_fit_p": means["p"]}
-    if (amended and np.isfinite(means["p"]) and means["p"] < 0.05 and np.isfinite(row["low"])
-            and means["high"] - means["low"] >= row["high"] - row["low"]):
-        return row | {k: means[k] for k in ("ours", "low", "high")} | {
-            "recorded": f"point means ({int(means['df'])} df): the law misfits"}
-    return row
+    """`table1.read.take_the_wider` with the recall exponent fitted to its point means (`read.exponent_on_point_means`)."""
+    return take_the_wider(amended, row, means)
 
 
 def figure4(ctx: Context) -> SimpleNamespace:

@@ -151,23 +151,25 @@ def local_T_exponent(summary: pd.DataFrame, d: int, T_low: int, T_high: int) -> 
 
 def respecting_the_misfit(amended: bool | str, row: dict, summary: pd.DataFrame, usable: list[tuple[int, int, int]],
                           along: str, within: str | None) -> dict:
-    """An exponent claim amended after its data (``amended``: its `claims.Claim.amended`) whose law misfits its points
-    (lack-of-fit F test, p < 0.05): the interval of the same slope fitted to the point means (`fixed_effect_fit`: one
-    intercept per ``within`` value, the residual degrees of freedom) replaces the registered Welch contrast, which
-    counts the seeds' spread alone; never where that would narrow the interval.
-    The registered reading stays in the row ("registered"), and "recorded" says which one the verdict takes."""
-    row = row | {"registered": f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}]",
-                 "recorded": "Welch (registered)", "lack_of_fit_p": float("nan")}
+    """An exponent claim amended after its data (``amended``: its `claims.Claim.amended`): `take_the_wider` with the
+    same slope fitted to the point means (`fixed_effect_fit`: one intercept per ``within`` value, the residual
+    degrees of freedom). A slope without a ``within`` axis, or with no interval, keeps its registered reading."""
     if not amended or within is None or not np.isfinite(row["low"]):
-        return row
-    new = fixed_effect_fit(summary, usable, along, within)
-    row["lack_of_fit_p"] = new["p"]
-    if not (np.isfinite(new["p"]) and new["p"] < 0.05 and np.isfinite(new["low"])):
-        return row
-    if new["high"] - new["low"] < row["high"] - row["low"]:
-        return row  # the amendment may only widen an interval
-    return row | {"ours": new["ours"], "low": new["low"], "high": new["high"],
-                  "recorded": f"point means ({int(new['df'])} df): the law misfits"}
+        return take_the_wider("", row, {"p": float("nan")})
+    return take_the_wider(amended, row, fixed_effect_fit(summary, usable, along, within))
+
+
+def take_the_wider(amended: bool | str, row: dict, fit: dict) -> dict:
+    """Where an amended claim's law misfits its points (``fit``'s lack-of-fit p < 0.05), the interval of the fit to
+    the point means (``fit``: ours, low, high, df, p) replaces the registered Welch one in ``row``, which counts the
+    seeds alone; never a narrower one. The row keeps both readings ("registered", and "recorded": the verdict's)."""
+    row = row | {"registered": f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}]",
+                 "recorded": "Welch (registered)", "lack_of_fit_p": fit["p"]}
+    if (amended and np.isfinite(fit["p"]) and fit["p"] < 0.05 and np.isfinite(row["low"])
+            and np.isfinite(fit["low"]) and fit["high"] - fit["low"] >= row["high"] - row["low"]):
+        return row | {k: float(fit[k]) for k in ("ours", "low", "high")} | {
+            "recorded": f"point means ({int(fit['df'])} df): the law misfits"}
+    return row
 
 
 def fixed_effect_fit(summary: pd.DataFrame, points: list[tuple[int, int, int]], along: str, within: str | None,
