@@ -61,7 +61,9 @@ def wilson_interval(successes: int, n: int, z: float = 1.959964) -> tuple[float,
     p = successes / n
     centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
     half = z * math.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
-    return p, centre - half, centre + half
+    # At 0 or n one bound is exactly p; rounding can put it a hair outside (1 - 1e-16 at n of n), and an error bar
+    # drawn from it would be negative.
+    return p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
 
 
 def _betacf(a: float, b: float, x: float) -> float:

@@ -177,6 +177,18 @@ def test_wilson_interval_matches_published_values():
     assert all(math.isnan(v) for v in wilson_interval(0, 0))
 
 
+def test_wilson_interval_holds_its_proportion_inside_zero_one():
+    """At 0 of n and n of n one bound is the proportion itself; rounding once gave 10 of 10 an upper bound of
+    1 - 1e-16, and the placement figure's error bar from it was negative (the book build failed)."""
+    from emergence_lib.metrics import wilson_interval
+
+    for n in range(1, 60):
+        for k in range(n + 1):
+            p, lo, hi = wilson_interval(k, n)
+            assert 0.0 <= lo <= p <= hi <= 1.0, (k, n, lo, p, hi)
+    assert wilson_interval(10, 10)[2] == 1.0 and wilson_interval(0, 7)[1] == 0.0
+
+
 def test_paired_seed_interval_is_a_t_interval_of_the_paired_log_ratios():
     from emergence_lib.metrics import paired_seed_interval
 
