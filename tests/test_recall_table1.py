@@ -235,3 +235,35 @@ def test_an_amendment_never_narrows_the_registered_interval():
     assert _respecting_the_misfit("amended", welch, narrower)["recorded"] == "Welch (registered)"
     wider = narrower | {"low": 0.5, "high": 1.5}
     assert _respecting_the_misfit("amended", welch, wider)["low"] == 0.5
+
+
+def test_placement_layers_counts_each_emerged_run_once_in_its_own_layer(monkeypatch):
+    """The per-layer table counts, per LayerNorm set-up and N_pairs, each emerged run in the layer it selects and copies
+    in; a run that never emerged is left out, and each row's counts add up to its emerged runs."""
+    from emergence_lib.experiments.recall_table1 import read
+    from emergence_lib.sweep import SweepResult
+
+    per_run = pd.DataFrame({"layer_norm": ["pre"] * 4 + ["none"] * 2, "n_pairs": [8, 8, 8, 12, 8, 8],
+                            "emergence_step": [100.0, 200.0, np.nan, 300.0, 50.0, 60.0],
+                            "select_layer": [3, 2, 4, 3, 4, 4], "copy_layer": [1, 1, 1, 2, 2, 3]})
+    monkeypatch.setattr(read, "placement_table", lambda result: per_run)
+    t = read.placement_layers(SweepResult(summary=pd.DataFrame({"seed": [0]}), curves=pd.DataFrame(), n_cached=1, n_computed=0))
+    row = t.set_index(["layer_norm", "n_pairs", "pattern"])
+    layers = ["layer 1", "layer 2", "layer 3", "layer 4"]
+    assert row.loc[("pre", 8, "select"), layers].tolist() == [0, 1, 1, 0], "the run that never emerged is out"
+    assert row.loc[("pre", 8, "copy"), layers].tolist() == [2, 0, 0, 0]
+    assert row.loc[("none", 8, "copy"), layers].tolist() == [0, 1, 1, 0]
+    assert (row[layers].sum(axis=1) == row["emerged"]).all() and len(t) == 6
+
+
+def test_repetition_steps_are_geometric_means_per_setting_with_the_speedup_over_no_repetition():
+    """Figure 5's table on Table 1's model: every B and p, its seeds' geometric-mean steps, and the ratio of the
+    no-repetition mean to its own (B = 4 can be slower than B = 2: the table shows every setting, not the extremes)."""
+    from emergence_lib.experiments.recall_table1 import read
+
+    b = pd.DataFrame({"B": [1, 1, 2, 2, 4, 4], "seed": [0, 1] * 3, "steps to 5%": [100.0, 400.0, 50.0, 50.0, 10.0, 40.0],
+                      "steps to 50%": [1000.0, 4000.0, 500.0, 2000.0, 1000.0, 1000.0]})
+    t = read.repetition_steps({"B": b, "p": b.iloc[:0]}).set_index(["repetition", "value"])
+    assert t.loc[("B", 1), "steps to 50%"] == pytest.approx(2000.0) and t.loc[("B", 1), "steps to 5%"] == pytest.approx(200.0)
+    assert t.loc[("B", 2), "speed-up at 50%"] == pytest.approx(2.0) and t.loc[("B", 4), "speed-up at 50%"] == pytest.approx(2.0)
+    assert t.loc[("B", 4), "steps to 5%"] == pytest.approx(20.0) and (t["seeds"] == 2).all() and len(t) == 3

@@ -397,23 +397,25 @@ def test_the_amended_exponents_take_the_point_means_only_where_the_law_misfits_a
 
 
 def test_the_answer_sentence_reads_every_judged_exponent_and_the_points_at_256():
-    """Chapter 03's answer is generated from the verdicts: the d exponent at T = 256 first, then the T and B exponents
-    once judged, then the B = 1 points at T = 256; an exponent not judged is left out, never guessed."""
+    """Chapter 03's answer is generated from the verdicts: the d exponent at T = 256 first, then the d exponent at
+    T = 128 and the T and B exponents once judged, then the B = 1 points at T = 256; an exponent not judged is left out, never guessed."""
     from emergence_lib.experiments.table1.show import verdict_sentence
 
     exps = [{"claim": "d_exponent_T256", "ours": 1.28, "low": 0.83, "high": 1.73},
             {"claim": "T_exponent", "ours": 1.15, "low": 1.10, "high": 1.20},
-            {"claim": "B_exponent_T256", "ours": -1.15, "low": -1.22, "high": -1.08}]
+            {"claim": "B_exponent_T256", "ours": -1.15, "low": -1.22, "high": -1.08},
+            {"claim": "d_exponent_T128", "ours": 1.42, "low": 1.27, "high": 1.57}]
     points = pd.DataFrame({"T": [256, 256, 128], "d": [32, 16, 16], "B": [1, 1, 1], "ratio": [1.49, 1.50, 0.92],
                            "ratio_low": [1.08, 1.04, 0.75], "ratio_high": [2.05, 2.14, 1.13]})
-    s = verdict_sentence({"d_exponent_T256": "inconclusive", "T_exponent": "differs", "B_exponent_T256": "differs"},
-                         exps, 38, 44, points)
+    s = verdict_sentence({"d_exponent_T256": "inconclusive", "T_exponent": "differs", "B_exponent_T256": "differs",
+                          "d_exponent_T128": "agrees"}, exps, 38, 44, points)
     assert s.startswith("Where the paper measured, the d exponent at T = 256 is 1.28 [0.83, 1.73]")
     assert "the T exponent over T = 32–256 is 1.15 [1.10, 1.20] against 0.80 (differs)" in s
+    assert "the d exponent at T = 128 (d = 16, 32, 64) is 1.42 [1.27, 1.57] against 1.29 (agrees)" in s
     assert "the B exponent at T = 256 is -1.15 [-1.22, -1.08] against -0.80 (differs)" in s
     assert s.endswith("1.50× [1.04, 2.14] at d = 16, 1.49× [1.08, 2.05] at d = 32 the law's."), "d in order; T = 128 out"
     fewer = verdict_sentence({"d_exponent_T256": "agrees", "T_exponent": "not run"}, exps, 10, 44)
-    assert "T exponent" not in fewer and "B exponent" not in fewer and "the gap closes" in fewer
+    assert "T exponent" not in fewer and "B exponent" not in fewer and "T = 128" not in fewer and "the gap closes" in fewer
 
 
 def test_sgd_runs_are_priced_by_the_papers_sgd_law_and_pool_ratios_only_with_sgd():

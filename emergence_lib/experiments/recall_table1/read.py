@@ -141,6 +141,24 @@ def paired_speedup(table: pd.DataFrame, by: str, level: str = "50%") -> dict:
     return {"ours": m, "low": lo, "high": hi, "seeds": len(seeds), "at": high}
 
 
+def repetition_steps(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Figure 5's every setting, not only the extremes the claims pair: per B (``tables["B"]``) and per p
+    (``tables["p"]``), the stored seeds, the geometric-mean steps to 5% and to 50%, and the speed-up at 50% over no
+    repetition (B = 1, p = 0): a ratio of geometric means, described, not judged."""
+    cols = ["repetition", "value", "seeds", "steps to 5%", "steps to 50%", "speed-up at 50%"]
+    rows = []
+    for by, t in tables.items():
+        if not len(t):
+            continue
+        geo = t.groupby(by)[["steps to 5%", "steps to 50%"]].agg(lambda v: float(np.exp(np.log(v.astype(float)).mean())))
+        base = geo["steps to 50%"].get(t[by].min(), np.nan)
+        for value, g in geo.iterrows():
+            rows.append({"repetition": by, "value": value, "seeds": int((t[by] == value).sum()),
+                         "steps to 5%": g["steps to 5%"], "steps to 50%": g["steps to 50%"],
+                         "speed-up at 50%": base / g["steps to 50%"]})
+    return pd.DataFrame(rows, columns=cols)
+
+
 def placement_shares(result: SweepResult) -> pd.DataFrame:
     """Per LayerNorm set-up: emerged runs, and the share whose selection (query → value) peaks in layer 4 and whose
     copying (value → key) peaks in layer 3, each with its Wilson 95% interval."""
@@ -156,6 +174,23 @@ def placement_shares(result: SweepResult) -> pd.DataFrame:
             share, lo, hi = wilson_interval(k, len(emerged))
             rows.append({"layer_norm": ln, "runs": len(g), "emerged": len(emerged), "pattern": pattern, "layer": layer,
                          "count": k, "share": share, "low": lo, "high": hi})
+    return pd.DataFrame(rows, columns=cols)
+
+
+def placement_layers(result: SweepResult) -> pd.DataFrame:
+    """Where each emerged run's circuit forms: per LayerNorm set-up and N_pairs, how many runs select (query → value)
+    and copy (value → key) in each layer, the paper's layers (4 and 3) beside the others. Described, not judged."""
+    cols = ["layer_norm", "n_pairs", "pattern", "layer 1", "layer 2", "layer 3", "layer 4", "emerged"]
+    if result.summary.empty:
+        return pd.DataFrame(columns=cols)
+    t = placement_table(result)
+    t = t[np.isfinite(t["emergence_step"].astype(float))]
+    rows = []
+    for (ln, pairs), g in t.groupby(["layer_norm", "n_pairs"]):
+        for pattern in ("select", "copy"):
+            counts = g[f"{pattern}_layer"].value_counts()
+            rows.append({"layer_norm": ln, "n_pairs": int(pairs), "pattern": pattern,
+                         **{f"layer {k}": int(counts.get(k, 0)) for k in (1, 2, 3, 4)}, "emerged": len(g)})
     return pd.DataFrame(rows, columns=cols)
 
 

@@ -122,7 +122,9 @@ def figure5(ctx: Context) -> SimpleNamespace:
     lag = read.overfitting_lag(results["figure5_B"]) if len(tables["figure5_B"]) else {"ours": np.nan, "low": np.nan, "high": np.nan}
     _record(lambda v, iv: ctx.record("recall_t1.figure5.overfitting", v, interval=iv), f"{KEY}.figure5.overfitting", lag, counts["figure5_B"][0] == counts["figure5_B"][1],
             _count(counts, "figure5_B"), checked)
-    return SimpleNamespace(speedups=rows, lag=lag, checked=checked)
+    steps = read.repetition_steps({"B": tables["figure5_B"], "p": tables["figure5_p"]})
+    glue_text("rt1_f5_sentence", repetition_sentence(steps))
+    return SimpleNamespace(speedups=rows, steps=steps, lag=lag, checked=checked)
 
 
 def compared_with_laptop(res4: dict) -> pd.DataFrame:
@@ -164,7 +166,20 @@ def mechanism(ctx: Context) -> SimpleNamespace:
     _record(lambda v, iv: ctx.record("recall_t1.figure16.training_speedup", v, interval=iv),
             f"{KEY}.figure16.training_speedup", f16, both, _count(counts, "figure5_B", "figure5_p"), checked)
     glue_figure("fig17_measured", _placement_figure(shares, counts["placement"]))
-    return SimpleNamespace(shares=shares, figure16=f16, checked=checked)
+    return SimpleNamespace(shares=shares, layers=read.placement_layers(results["placement"]), figure16=f16,
+                           checked=checked)
+
+
+def repetition_sentence(steps: pd.DataFrame) -> str:
+    """Figure 5's speed-ups at 50% at every stored setting, in order, e.g. "B = 2: 2.73×, B = 4: 1.67×"."""
+    parts = []
+    for by, label in (("B", "in-context repetition"), ("p", "cross-sample repetition")):
+        g = steps[(steps["repetition"] == by) & (steps["value"] != steps[steps["repetition"] == by]["value"].min())]
+        if len(g):
+            parts.append(f"{label}, " + ", ".join(f"{by} = {v:g}: {x:.2f}×" for v, x in zip(g["value"], g["speed-up at 50%"])))
+    if not parts:
+        return "No Figure 5 run is stored yet."
+    return "The speed-up at 50% over no repetition at each setting (ratios of geometric means): " + "; ".join(parts) + "."
 
 
 def _placement_figure(shares: pd.DataFrame, stored: tuple[int, int]) -> plt.Figure:

@@ -310,7 +310,8 @@ def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, n
     else:
         first = f"Where the paper measured, the d exponent at T = 256 is {value}: too wide an interval to say whether the gap closes."
     others = []
-    for name, label, paper in (("T_exponent", "the T exponent over T = 32–256", "figure3.T"),
+    for name, label, paper in (("d_exponent_T128", "the d exponent at T = 128 (d = 16, 32, 64)", "figure3.d"),
+                               ("T_exponent", "the T exponent over T = 32–256", "figure3.T"),
                                ("B_exponent_T256", "the B exponent at T = 256", "figure3.B")):
         if status.get(name) in ("agrees", "differs", "inconclusive"):
             r = next(e for e in exponents if e["claim"] == name)
