@@ -527,3 +527,24 @@ def test_the_amended_fit_gives_each_level_of_the_other_axis_its_own_intercept():
     fit = fixed_effect_fit(summary, points, "T", "d")
     assert fit["ours"] == pytest.approx(measured_slope(summary, points, "T", "d")["ours"]) == pytest.approx(0.4)
     assert fit["p"] > 0.5 and fit["df"] == 9 - 4
+
+
+def test_d_curvature_is_zero_on_one_power_of_d_and_reads_a_bend_and_the_sentence_says_which():
+    """The difference of the local d exponents (32 → 64 minus 16 → 32) at T = 128: about 0 where the plateau is one
+    power of d, positive where the slope grows; the chapter's sentence calls the registered exponent a secant only then."""
+    from emergence_lib.experiments.table1.read import d_curvature
+    from emergence_lib.experiments.table1.show import local_d_sentence
+
+    noise = np.array([-0.05, 0.0, 0.05])
+
+    def runs(exponent_low: float, exponent_high: float) -> pd.DataFrame:
+        logs = {16: 5.0, 32: 5.0 + exponent_low * np.log(2), 64: 5.0 + (exponent_low + exponent_high) * np.log(2)}
+        return pd.DataFrame([{"T": 128, "d": d, "B": 1, "plateau_length": float(np.exp(v + e))}
+                             for d, v in logs.items() for e in noise])
+
+    straight, bent = d_curvature(runs(1.3, 1.3), 128), d_curvature(runs(1.2, 1.65), 128)
+    assert straight[0] == pytest.approx(0.0, abs=1e-9) and straight[1] < 0 < straight[2]
+    assert bent[0] == pytest.approx(0.45) and bent[1] > 0
+    assert "bends upward" in local_d_sentence(runs(1.2, 1.65), "agrees")
+    assert "One power of d is consistent" in local_d_sentence(runs(1.3, 1.3), "agrees")
+    assert local_d_sentence(runs(1.3, 1.3)[lambda t: t["d"] != 64], "agrees").startswith("Not described yet")

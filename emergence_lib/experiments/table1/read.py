@@ -100,6 +100,16 @@ def local_exponent_difference(summary: pd.DataFrame, T_high: int, T_low: int) ->
     return contrast_interval(groups, [s, -s, -s, s])
 
 
+def d_curvature(summary: pd.DataFrame, T: int, ds: tuple[int, int, int] = (16, 32, 64)) -> tuple[float, float, float]:
+    """The local d exponent from ds[1] to ds[2] minus the one from ds[0] to ds[1] at T (B = 1, doublings), with its
+    Welch interval: zero where one power of d fits the three points, positive where the plateau bends upward."""
+    s = 1 / math.log(2)
+    groups = [_reached_logs(summary, T, d, 1) for d in ds]
+    if not all(len(g) for g in groups) or ds[1] != 2 * ds[0] or ds[2] != 2 * ds[1]:
+        return float("nan"), float("nan"), float("nan")
+    return contrast_interval(groups, [s, -2 * s, s])
+
+
 def lack_of_fit(summary: pd.DataFrame, points: list[tuple[int, int, int]], predictors: tuple[str, ...]) -> dict:
     """`metrics.lack_of_fit_test` on every reached seed at ``points`` (T, d, B), each point one group: F, its
     degrees of freedom and p; a small p says the seeds are not independent points of the law (use point means).

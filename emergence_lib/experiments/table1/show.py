@@ -273,6 +273,7 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
                          {"fit": "d, T, B (every point)", **measured_read.lack_of_fit(summary, complete, ("d", "T", "B"))}])
     glue_text("t1m_sentence", verdict_sentence(status, exponents, have, need, points))
     glue_text("t1m_local_T", local_T_sentence(local_T))
+    glue_text("t1m_local_d", local_d_sentence(_only(summary, complete), status.get("d_exponent_T128", "not run")))
     partial = sorted(p for p in seeds if 0 < done_seeds[p] < seeds[p])  # shown, not judged
     glue_figure("fig3_measured", _measured_figure(_all_points(summary, complete), local,
                                                   read.point_table(_only(summary, partial), partial)))
@@ -325,6 +326,29 @@ def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, n
             ratios = ", ".join(f"{r.ratio:.2f}× [{r.ratio_low:.2f}, {r.ratio_high:.2f}] at d = {r.d}" for r in at.itertuples())
             first += f" At T = 256 and B = 1 our plateaus are {ratios} the law's."
     return first
+
+
+def local_d_sentence(summary: pd.DataFrame, judged: str, T: int = 128) -> str:
+    """At T = 128, the one length with d = 64: the local d exponent over each doubling and their difference (Welch),
+    beside the registered exponent, which is their secant. Described, not judged."""
+    low, high = measured_read.local_d_exponent(summary, T, 16, 32), measured_read.local_d_exponent(summary, T, 32, 64)
+    bend = measured_read.d_curvature(summary, T)
+    if not all(np.isfinite(x) for x in (low["low"], high["low"], bend[1])):
+        return f"Not described yet: d = 16, 32 and 64 at T = {T} need at least two seeds each."
+
+    def iv(est: float, lo: float, hi: float) -> str:
+        return f"{est:.2f} [{lo:.2f}, {hi:.2f}]"
+
+    text = (f"At T = {T} the local d exponent is {iv(low['ours'], low['low'], low['high'])} from d = 16 to 32 and "
+            f"{iv(high['ours'], high['low'], high['high'])} from 32 to 64; their difference is {iv(*bend)} (Welch). ")
+    if bend[1] > 0:
+        text += ("The plateau bends upward in d: no single power of d fits these three points. The registered "
+                 f"exponent at T = {T} ({judged}) reads the secant from d = 16 to 64, so it averages a slope that grows.")
+    elif bend[2] < 0:
+        text += "The plateau bends downward in d: no single power of d fits these three points."
+    else:
+        text += "One power of d is consistent with these three points."
+    return text
 
 
 def local_T_sentence(local_T: pd.DataFrame) -> str:
