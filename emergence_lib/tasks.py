@@ -195,6 +195,17 @@ class AssociativeRecallTask(RecallTask):
         q = B / self.n_pairs
         return B / (1 - (1 - q) ** self.n_pairs)
 
+    def repeated_value_share(self, B: int | None = None) -> float:
+        """The share of training sequences whose only repeated value is the query's: the other keys are distinct,
+        so a value occurs twice exactly when the query does. A model that answers with the repeated value solves these
+        without reading the query. P(count ≥ 2 | count ≥ 1) under the zero-redraw rule; 0 at B = 1."""
+        B = self.B if B is None else B
+        if B == 1:
+            return 0.0
+        q, N = B / self.n_pairs, self.n_pairs
+        none, one = (1 - q) ** N, N * q * (1 - q) ** (N - 1)
+        return (1 - none - one) / (1 - none)
+
     def sample(self, n: int, generator: torch.Generator, B: int | None = None, p: float | None = None) -> RecallBatch:
         """n sequences from the training distribution, or with B and p overridden (test: B = 1, p = 0)."""
         B = self.B if B is None else B

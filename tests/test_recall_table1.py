@@ -267,3 +267,12 @@ def test_repetition_steps_are_geometric_means_per_setting_with_the_speedup_over_
     assert t.loc[("B", 1), "steps to 50%"] == pytest.approx(2000.0) and t.loc[("B", 1), "steps to 5%"] == pytest.approx(200.0)
     assert t.loc[("B", 2), "speed-up at 50%"] == pytest.approx(2.0) and t.loc[("B", 4), "speed-up at 50%"] == pytest.approx(2.0)
     assert t.loc[("B", 4), "steps to 5%"] == pytest.approx(20.0) and (t["seeds"] == 2).all() and len(t) == 3
+
+
+def test_the_shortcut_sentence_reads_each_repeated_b_from_the_task_and_says_nothing_without_runs():
+    from emergence_lib.experiments.recall_table1.show import shortcut_sentence
+
+    table = pd.DataFrame({"n_tokens": [64] * 3, "n_pairs": [8] * 3, "B": [1, 2, 4], "seed": [0, 0, 0]})
+    s = shortcut_sentence(table)
+    assert "solves 70% at B = 2, 97% at B = 4 of the training" in s and s.startswith("A reading, not tested")
+    assert shortcut_sentence(table.iloc[:0]) == "" and shortcut_sentence(table.iloc[:1]) == ""

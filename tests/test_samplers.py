@@ -145,3 +145,22 @@ def test_recall_held_out_data_has_one_query_and_uniform_queries():
     assert (at_query.sum(1) == 1).all() and torch.equal(at_query, at_target)
     freq = torch.bincount(batch.tokens[:, -1], minlength=16).double() / N
     assert (freq - 1 / 16).abs().max().item() < 5 * np.sqrt(1 / 16 / N)
+
+
+@pytest.mark.parametrize("B", [2, 4])
+def test_the_repeated_value_share_matches_the_sequences_where_one_value_repeats(B):
+    """Counted from the sampler's tokens alone: a sequence where some value occurs twice or more, and that value is
+    the target. Its share must match `repeated_value_share`; a formula that forgot the zero-redraw rule (0.633 at
+    B = 2, against 0.703) is 20 standard errors off at this sample size, and at B = 1 no value ever repeats."""
+    task = AssociativeRecallTask(n_tokens=64, n_pairs=8, B=B)
+    batch = task.sample(20_000, torch.Generator().manual_seed(7))
+    values = batch.tokens[:, 1:-1:2]  # (n, n_pairs): the value tokens
+    counts = torch.zeros(values.shape[0], task.n_tokens, dtype=torch.long).scatter_add_(1, values, torch.ones_like(values))
+    repeats = counts.max(dim=1)
+    share = (repeats.values >= 2).double().mean().item()
+    assert bool((repeats.indices[repeats.values >= 2] == batch.target[repeats.values >= 2]).all()), "the repeated value is the answer"
+    assert share == pytest.approx(task.repeated_value_share(), abs=4 * (0.25 / 20_000) ** 0.5)
+    one = AssociativeRecallTask(n_tokens=64, n_pairs=8, B=1)
+    assert one.repeated_value_share() == 0.0
+    v1 = one.sample(2_000, torch.Generator().manual_seed(1)).tokens[:, 1:-1:2]
+    assert all(len(set(row.tolist())) == one.n_pairs for row in v1)

@@ -123,7 +123,7 @@ def figure5(ctx: Context) -> SimpleNamespace:
     _record(lambda v, iv: ctx.record("recall_t1.figure5.overfitting", v, interval=iv), f"{KEY}.figure5.overfitting", lag, counts["figure5_B"][0] == counts["figure5_B"][1],
             _count(counts, "figure5_B"), checked)
     steps = read.repetition_steps({"B": tables["figure5_B"], "p": tables["figure5_p"]})
-    glue_text("rt1_f5_sentence", repetition_sentence(steps))
+    glue_text("rt1_f5_sentence", repetition_sentence(steps) + " " + shortcut_sentence(tables["figure5_B"]))
     return SimpleNamespace(speedups=rows, steps=steps, lag=lag, checked=checked)
 
 
@@ -180,6 +180,23 @@ def repetition_sentence(steps: pd.DataFrame) -> str:
     if not parts:
         return "No Figure 5 run is stored yet."
     return "The speed-up at 50% over no repetition at each setting (ratios of geometric means): " + "; ".join(parts) + "."
+
+
+def shortcut_sentence(table: pd.DataFrame) -> str:
+    """What in-context repetition also teaches: at B ≥ 2 the query's pair is the only one that repeats, so the repeated
+    value answers that share of training sequences without reading the query (`AssociativeRecallTask.
+    repeated_value_share`, from the runs' own task settings). A reading of the speed-ups, not a tested claim."""
+    from ...tasks import AssociativeRecallTask
+
+    rows = table.drop_duplicates("B")[lambda t: t["B"] > 1].sort_values("B") if len(table) else table
+    if not len(rows):
+        return ""
+    shares = ", ".join(f"{AssociativeRecallTask(n_tokens=int(r.n_tokens), n_pairs=int(r.n_pairs), B=int(r.B)).repeated_value_share():.0%}"
+                       f" at B = {int(r.B)}" for r in rows.itertuples())
+    return ("A reading, not tested: with B ≥ 2 the query's pair is the only pair that repeats in a context (the other keys "
+            f"are distinct), so answering with the repeated value solves {shares} of the training sequences without "
+            "reading the query; test sequences hold the query once, so no value repeats there and the shortcut gives no answer. A model "
+            "can learn the shortcut first, which would slow the test curve most at the largest B.")
 
 
 def _placement_figure(shares: pd.DataFrame, stored: tuple[int, int]) -> plt.Figure:
