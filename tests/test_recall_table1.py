@@ -254,6 +254,11 @@ def test_placement_layers_counts_each_emerged_run_once_in_its_own_layer(monkeypa
     assert row.loc[("pre", 8, "copy"), layers].tolist() == [2, 0, 0, 0]
     assert row.loc[("none", 8, "copy"), layers].tolist() == [0, 1, 1, 0]
     assert (row[layers].sum(axis=1) == row["emerged"]).all() and len(t) == 6
+    deeper = per_run.assign(select_layer=[3, 2, 4, 3, 6, 4])  # a deeper model: no run drops out of the counts
+    monkeypatch.setattr(read, "placement_table", lambda result: deeper)
+    t6 = read.placement_layers(SweepResult(summary=pd.DataFrame({"seed": [0]}), curves=pd.DataFrame(), n_cached=1, n_computed=0))
+    six = [f"layer {k}" for k in range(1, 7)]
+    assert list(t6.columns[3:9]) == six and (t6[six].sum(axis=1) == t6["emerged"]).all()
 
 
 def test_repetition_steps_are_geometric_means_per_setting_with_the_speedup_over_no_repetition():
@@ -269,10 +274,35 @@ def test_repetition_steps_are_geometric_means_per_setting_with_the_speedup_over_
     assert t.loc[("B", 4), "steps to 5%"] == pytest.approx(20.0) and (t["seeds"] == 2).all() and len(t) == 3
 
 
+def test_repetition_steps_pair_by_seed_and_the_sentence_never_prints_a_missing_speedup_as_a_number():
+    """A seed that never reached 50% (inf) is left out of its means and of the pairing; a setting with no paired seed,
+    or no baseline stored, says so in words, never "0.00×"; only the baseline stored says nothing is there to compare."""
+    from emergence_lib.experiments.recall_table1 import read
+    from emergence_lib.experiments.recall_table1.show import repetition_sentence, shortcut_sentence
+
+    b = pd.DataFrame({"B": [1, 1, 2, 2, 4, 4], "seed": [0, 1, 0, 1, 0, 1], "steps to 5%": [10.0] * 6,
+                      "steps to 50%": [1000.0, 4000.0, 500.0, np.inf, np.inf, np.inf]})
+    t = read.repetition_steps({"B": b}).set_index("value")
+    assert t.loc[2, "speed-up at 50%"] == pytest.approx(2.0) and t.loc[2, "reached 50%"] == 1, "seed 1 is unpaired"
+    assert t.loc[2, "steps to 50%"] == pytest.approx(500.0) and np.isnan(t.loc[4, "speed-up at 50%"])
+    s = repetition_sentence(read.repetition_steps({"B": b}))
+    assert "B = 2: 2.00×" in s and "B = 4: no seed reached 50% in both settings" in s and "0.00×" not in s
+    no_base = repetition_sentence(read.repetition_steps({"B": b[b["B"] > 1]}))
+    assert "B = 2: no run without repetition stored to compare with" in no_base
+    assert repetition_sentence(read.repetition_steps({"B": b[b["B"] == 1]})).startswith("No run of Figure 5 with repetition")
+    # the shortcut's last clause only where the largest B is slower than a smaller one
+    task = pd.DataFrame({"n_tokens": [64] * 3, "n_pairs": [8] * 3, "B": [1, 2, 4]})
+    slower = pd.DataFrame({"repetition": "B", "value": [1, 2, 4], "speed-up at 50%": [1.0, 2.7, 1.7]})
+    faster = slower.assign(**{"speed-up at 50%": [1.0, 2.0, 3.5]})
+    assert "slower at test than a smaller one" in shortcut_sentence(task, slower)
+    assert "slower at test" not in shortcut_sentence(task, faster) and "slower at test" not in shortcut_sentence(task)
+
+
 def test_the_shortcut_sentence_reads_each_repeated_b_from_the_task_and_says_nothing_without_runs():
     from emergence_lib.experiments.recall_table1.show import shortcut_sentence
 
     table = pd.DataFrame({"n_tokens": [64] * 3, "n_pairs": [8] * 3, "B": [1, 2, 4], "seed": [0, 0, 0]})
     s = shortcut_sentence(table)
     assert "solves 70% at B = 2, 97% at B = 4 of the training" in s and s.startswith("A reading, not tested")
+    assert "slower at test" not in s, "no speed-ups given: nothing said about them"
     assert shortcut_sentence(table.iloc[:0]) == "" and shortcut_sentence(table.iloc[:1]) == ""

@@ -411,7 +411,8 @@ def test_the_answer_sentence_reads_every_judged_exponent_and_the_points_at_256()
                           "d_exponent_T128": "agrees"}, exps, 38, 44, points)
     assert s.startswith("Where the paper measured, the d exponent at T = 256 is 1.28 [0.83, 1.73]")
     assert "the T exponent over T = 32–256 is 1.15 [1.10, 1.20] against 0.80 (differs)" in s
-    assert "the d exponent at T = 128 (d = 16, 32, 64) is 1.42 [1.27, 1.57] against 1.29 (agrees)" in s
+    assert "At T = 128 (d = 16, 32, 64) the d exponent is 1.42 [1.27, 1.57] against 1.29 (agrees)." in s
+    assert s.index("T = 128") < s.index("other exponents"), "the same d exponent at another T, not another exponent"
     assert "the B exponent at T = 256 is -1.15 [-1.22, -1.08] against -0.80 (differs)" in s
     assert s.endswith("1.50× [1.04, 2.14] at d = 16, 1.49× [1.08, 2.05] at d = 32 the law's."), "d in order; T = 128 out"
     fewer = verdict_sentence({"d_exponent_T256": "agrees", "T_exponent": "not run"}, exps, 10, 44)
@@ -545,6 +546,7 @@ def test_d_curvature_is_zero_on_one_power_of_d_and_reads_a_bend_and_the_sentence
     straight, bent = d_curvature(runs(1.3, 1.3), 128), d_curvature(runs(1.2, 1.65), 128)
     assert straight[0] == pytest.approx(0.0, abs=1e-9) and straight[1] < 0 < straight[2]
     assert bent[0] == pytest.approx(0.45) and bent[1] > 0
-    assert "bends upward" in local_d_sentence(runs(1.2, 1.65), "agrees")
-    assert "One power of d is consistent" in local_d_sentence(runs(1.3, 1.3), "agrees")
+    assert "the local slope grows" in local_d_sentence(runs(1.2, 1.65), "agrees")
+    assert "the local slope falls" in local_d_sentence(runs(1.65, 1.2), "agrees")
+    assert "do not tell a growing slope from a constant one" in local_d_sentence(runs(1.3, 1.3), "agrees")
     assert local_d_sentence(runs(1.3, 1.3)[lambda t: t["d"] != 64], "agrees").startswith("Not described yet")

@@ -141,21 +141,33 @@ def paired_speedup(table: pd.DataFrame, by: str, level: str = "50%") -> dict:
     return {"ours": m, "low": lo, "high": hi, "seeds": len(seeds), "at": high}
 
 
+NO_REPETITION = {"B": 1, "p": 0.0}
+
+
 def repetition_steps(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Figure 5's every setting, not only the extremes the claims pair: per B (``tables["B"]``) and per p
-    (``tables["p"]``), the stored seeds, the geometric-mean steps to 5% and to 50%, and the speed-up at 50% over no
-    repetition (B = 1, p = 0): a ratio of geometric means, described, not judged."""
-    cols = ["repetition", "value", "seeds", "steps to 5%", "steps to 50%", "speed-up at 50%"]
+    (``tables["p"]``), the stored seeds, how many reached 50%, the geometric-mean steps to 5% and to 50% over those
+    that reached each, and the speed-up at 50% over no repetition (B = 1, p = 0): the geometric mean over the seeds
+    both settings stored and reached 50% of their ratio, paired by seed like the registered claims; nan where no seed
+    pairs (no baseline stored, or a setting that did not reach 50%). Described, not judged."""
+    cols = ["repetition", "value", "seeds", "reached 50%", "steps to 5%", "steps to 50%", "speed-up at 50%"]
+
+    def geo(v: pd.Series) -> float:
+        v = v.astype(float)[lambda x: np.isfinite(x)]
+        return float(np.exp(np.log(v).mean())) if len(v) else float("nan")
+
     rows = []
     for by, t in tables.items():
         if not len(t):
             continue
-        geo = t.groupby(by)[["steps to 5%", "steps to 50%"]].agg(lambda v: float(np.exp(np.log(v.astype(float)).mean())))
-        base = geo["steps to 50%"].get(t[by].min(), np.nan)
-        for value, g in geo.iterrows():
-            rows.append({"repetition": by, "value": value, "seeds": int((t[by] == value).sum()),
-                         "steps to 5%": g["steps to 5%"], "steps to 50%": g["steps to 50%"],
-                         "speed-up at 50%": base / g["steps to 50%"]})
+        base = t[t[by] == NO_REPETITION[by]].set_index("seed")["steps to 50%"].astype(float)
+        for value, g in t.groupby(by):
+            steps = g.set_index("seed")["steps to 50%"].astype(float)
+            paired = [s for s in steps.index if s in base.index and np.isfinite(steps[s]) and np.isfinite(base[s])]
+            rows.append({"repetition": by, "value": value, "seeds": len(g),
+                         "reached 50%": int(np.isfinite(steps).sum()), "steps to 5%": geo(g["steps to 5%"]),
+                         "steps to 50%": geo(g["steps to 50%"]),
+                         "speed-up at 50%": geo(base[paired] / steps[paired]) if paired else float("nan")})
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -179,18 +191,21 @@ def placement_shares(result: SweepResult) -> pd.DataFrame:
 
 def placement_layers(result: SweepResult) -> pd.DataFrame:
     """Where each emerged run's circuit forms: per LayerNorm set-up and N_pairs, how many runs select (query → value)
-    and copy (value → key) in each layer, the paper's layers (4 and 3) beside the others. Described, not judged."""
+    and copy (value → key) in each layer (1 to the deepest seen, at least 4), the paper's layers (4 and 3) beside the
+    others. Described, not judged."""
     cols = ["layer_norm", "n_pairs", "pattern", "layer 1", "layer 2", "layer 3", "layer 4", "emerged"]
     if result.summary.empty:
         return pd.DataFrame(columns=cols)
     t = placement_table(result)
     t = t[np.isfinite(t["emergence_step"].astype(float))]
+    layers = range(1, max([4, *t["select_layer"].astype(int), *t["copy_layer"].astype(int)]) + 1)
+    cols = cols[:3] + [f"layer {k}" for k in layers] + cols[-1:]
     rows = []
     for (ln, pairs), g in t.groupby(["layer_norm", "n_pairs"]):
         for pattern in ("select", "copy"):
             counts = g[f"{pattern}_layer"].value_counts()
             rows.append({"layer_norm": ln, "n_pairs": int(pairs), "pattern": pattern,
-                         **{f"layer {k}": int(counts.get(k, 0)) for k in (1, 2, 3, 4)}, "emerged": len(g)})
+                         **{f"layer {k}": int(counts.get(k, 0)) for k in layers}, "emerged": len(g)})
     return pd.DataFrame(rows, columns=cols)
 
 

@@ -111,7 +111,7 @@ def figure4(ctx: Context) -> SimpleNamespace:
 
 def figure5(ctx: Context) -> SimpleNamespace:
     """Figure 5 on Table 1's recall model: the two speed-ups (paired by seed) and the overfitting lag at B = 4."""
-    _, tables, counts, results = _stored()
+    figure, tables, counts, results = _stored()
     checked: list = []
     rows = {}
     for by, sweep, name in (("B", "figure5_B", "in_context_speedup"), ("p", "figure5_p", "cross_sample_speedup")):
@@ -123,7 +123,9 @@ def figure5(ctx: Context) -> SimpleNamespace:
     _record(lambda v, iv: ctx.record("recall_t1.figure5.overfitting", v, interval=iv), f"{KEY}.figure5.overfitting", lag, counts["figure5_B"][0] == counts["figure5_B"][1],
             _count(counts, "figure5_B"), checked)
     steps = read.repetition_steps({"B": tables["figure5_B"], "p": tables["figure5_p"]})
-    glue_text("rt1_f5_sentence", repetition_sentence(steps) + " " + shortcut_sentence(tables["figure5_B"]))
+    glue_text("rt1_f5_sentence", repetition_sentence(steps) + " " + shortcut_sentence(tables["figure5_B"], steps))
+    _, _, B5, p5, _ = figure.grid.fig5
+    glue_text("rt1_f5_extremes", f"B = {max(B5)}, p = {max(p5):g}")
     return SimpleNamespace(speedups=rows, steps=steps, lag=lag, checked=checked)
 
 
@@ -171,21 +173,34 @@ def mechanism(ctx: Context) -> SimpleNamespace:
 
 
 def repetition_sentence(steps: pd.DataFrame) -> str:
-    """Figure 5's speed-ups at 50% at every stored setting, in order, e.g. "B = 2: 2.73×, B = 4: 1.67×"."""
+    """Figure 5's speed-ups at 50% at every stored repeated setting, in order, e.g. "B = 2: 2.73×, B = 4: 1.67×"; a
+    setting with no paired seed says why (no baseline stored, or not every seed reached 50%)."""
     parts = []
     for by, label in (("B", "in-context repetition"), ("p", "cross-sample repetition")):
-        g = steps[(steps["repetition"] == by) & (steps["value"] != steps[steps["repetition"] == by]["value"].min())]
-        if len(g):
-            parts.append(f"{label}, " + ", ".join(f"{by} = {v:g}: {x:.2f}×" for v, x in zip(g["value"], g["speed-up at 50%"])))
+        mine = steps[steps["repetition"] == by]
+        has_base = bool((mine["value"] == read.NO_REPETITION[by]).any())
+        said = []
+        repeated = mine[mine["value"] != read.NO_REPETITION[by]]
+        for value, x in zip(repeated["value"], repeated["speed-up at 50%"].astype(float)):
+            if np.isfinite(x):
+                said.append(f"{by} = {value:g}: {x:.2f}×")
+            elif not has_base:
+                said.append(f"{by} = {value:g}: no run without repetition stored to compare with")
+            else:
+                said.append(f"{by} = {value:g}: no seed reached 50% in both settings")
+        if said:
+            parts.append(f"{label}, " + ", ".join(said))
     if not parts:
-        return "No Figure 5 run is stored yet."
-    return "The speed-up at 50% over no repetition at each setting (ratios of geometric means): " + "; ".join(parts) + "."
+        return "No run of Figure 5 with repetition is stored yet."
+    return ("The speed-up at 50% over no repetition at each setting (geometric means of each seed's ratio): "
+            + "; ".join(parts) + ".")
 
 
-def shortcut_sentence(table: pd.DataFrame) -> str:
+def shortcut_sentence(table: pd.DataFrame, steps: pd.DataFrame | None = None) -> str:
     """What in-context repetition also teaches: at B ≥ 2 the query's pair is the only one that repeats, so the repeated
     value answers that share of training sequences without reading the query (`AssociativeRecallTask.
-    repeated_value_share`, from the runs' own task settings). A reading of the speed-ups, not a tested claim."""
+    repeated_value_share`, from the runs' own task settings). A reading of the speed-ups, not a tested claim; its last
+    clause only where ``steps`` (`read.repetition_steps`) shows the largest B slower than a smaller one."""
     from ...tasks import AssociativeRecallTask
 
     rows = table.drop_duplicates("B")[lambda t: t["B"] > 1].sort_values("B") if len(table) else table
@@ -193,10 +208,16 @@ def shortcut_sentence(table: pd.DataFrame) -> str:
         return ""
     shares = ", ".join(f"{AssociativeRecallTask(n_tokens=int(r.n_tokens), n_pairs=int(r.n_pairs), B=int(r.B)).repeated_value_share():.0%}"
                        f" at B = {int(r.B)}" for r in rows.itertuples())
-    return ("A reading, not tested: with B ≥ 2 the query's pair is the only pair that repeats in a context (the other keys "
+    text = ("A reading, not tested: with B ≥ 2 the query's pair is the only pair that repeats in a context (the other keys "
             f"are distinct), so answering with the repeated value solves {shares} of the training sequences without "
-            "reading the query; test sequences hold the query once, so no value repeats there and the shortcut gives no answer. A model "
-            "can learn the shortcut first, which would slow the test curve most at the largest B.")
+            "reading the query; test sequences hold the query once, so no value repeats there and the shortcut gives "
+            "no answer.")
+    speed = (steps[(steps["repetition"] == "B") & (steps["value"] > 1)].set_index("value")["speed-up at 50%"]
+             if steps is not None and len(steps) else pd.Series(dtype=float))
+    if len(speed) >= 2 and np.isfinite(speed).all() and speed[speed.index.max()] < speed.drop(speed.index.max()).max():
+        text += (f" A model can learn the shortcut first, which would fit the largest B (B = {speed.index.max():g}) being "
+                 "slower at test than a smaller one.")
+    return text
 
 
 def _placement_figure(shares: pd.DataFrame, stored: tuple[int, int]) -> plt.Figure:
