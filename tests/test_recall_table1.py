@@ -245,7 +245,9 @@ def test_placement_layers_counts_each_emerged_run_once_in_its_own_layer(monkeypa
 
     per_run = pd.DataFrame({"layer_norm": ["pre"] * 4 + ["none"] * 2, "n_pairs": [8, 8, 8, 12, 8, 8],
                             "emergence_step": [100.0, 200.0, np.nan, 300.0, 50.0, 60.0],
-                            "select_layer": [3, 2, 4, 3, 4, 4], "copy_layer": [1, 1, 1, 2, 2, 3]})
+                            "select_layer": [3, 2, 4, 3, 4, 4], "copy_layer": [1, 1, 1, 2, 2, 3],
+                            "select_weight": [0.6, 0.5, 0.9, 0.7, 0.8, 0.7], "select_runner_up": [0.5, 0.4, 0.1, 0.2, 0.1, 0.3],
+                            "copy_weight": [0.5] * 6, "copy_runner_up": [0.2] * 6})
     monkeypatch.setattr(read, "placement_table", lambda result: per_run)
     t = read.placement_layers(SweepResult(summary=pd.DataFrame({"seed": [0]}), curves=pd.DataFrame(), n_cached=1, n_computed=0))
     row = t.set_index(["layer_norm", "n_pairs", "pattern"])
@@ -254,6 +256,7 @@ def test_placement_layers_counts_each_emerged_run_once_in_its_own_layer(monkeypa
     assert row.loc[("pre", 8, "copy"), layers].tolist() == [2, 0, 0, 0]
     assert row.loc[("none", 8, "copy"), layers].tolist() == [0, 1, 1, 0]
     assert (row[layers].sum(axis=1) == row["emerged"]).all() and len(t) == 6
+    assert row.loc[("pre", 8, "select"), ["median weight", "median runner-up"]].tolist() == pytest.approx([0.55, 0.45])
     deeper = per_run.assign(select_layer=[3, 2, 4, 3, 6, 4])  # a deeper model: no run drops out of the counts
     monkeypatch.setattr(read, "placement_table", lambda result: deeper)
     t6 = read.placement_layers(SweepResult(summary=pd.DataFrame({"seed": [0]}), curves=pd.DataFrame(), n_cached=1, n_computed=0))

@@ -192,10 +192,11 @@ def placement_shares(result: SweepResult) -> pd.DataFrame:
 def placement_layers(result: SweepResult) -> pd.DataFrame:
     """Where each emerged run's circuit forms: per LayerNorm set-up and N_pairs, how many runs select (query → value)
     and copy (value → key) in each layer (1 to the deepest seen, at least 4), the paper's layers (4 and 3) beside the
-    others. Described, not judged."""
+    others, with the median weight in the chosen layer and in the runner-up layer (close medians: a near tie).
+    Described, not judged."""
     cols = ["layer_norm", "n_pairs", "pattern", "layer 1", "layer 2", "layer 3", "layer 4", "emerged"]
     if result.summary.empty:
-        return pd.DataFrame(columns=cols)
+        return pd.DataFrame(columns=cols + ["median weight", "median runner-up"])
     t = placement_table(result)
     t = t[np.isfinite(t["emergence_step"].astype(float))]
     layers = range(1, max([4, *t["select_layer"].astype(int), *t["copy_layer"].astype(int)]) + 1)
@@ -205,8 +206,10 @@ def placement_layers(result: SweepResult) -> pd.DataFrame:
         for pattern in ("select", "copy"):
             counts = g[f"{pattern}_layer"].value_counts()
             rows.append({"layer_norm": ln, "n_pairs": int(pairs), "pattern": pattern,
-                         **{f"layer {k}": int(counts.get(k, 0)) for k in layers}, "emerged": len(g)})
-    return pd.DataFrame(rows, columns=cols)
+                         **{f"layer {k}": int(counts.get(k, 0)) for k in layers}, "emerged": len(g),
+                         "median weight": float(g[f"{pattern}_weight"].median()),
+                         "median runner-up": float(g[f"{pattern}_runner_up"].median())})
+    return pd.DataFrame(rows, columns=cols + ["median weight", "median runner-up"])
 
 
 def overfitting_lag(result: SweepResult, level: float = 0.5) -> dict:
