@@ -150,9 +150,16 @@ def cmd_status(args: argparse.Namespace) -> None:
         for r in missing:  # a run stopped midway, or running now, has a checkpoint (`checkpoints`)
             info = checkpoints.progress(folder, run_key(r))
             if info is not None:
-                print(f"  seed {getattr(r, 'seed', '?')} ({run_key(r)}): in progress, step {info['step']:,} of "
-                      f"{info['max_steps']:,}")
+                print(progress_text(getattr(r, "seed", "?"), run_key(r), info))
     print("complete" if total_missing == 0 else f"{total_missing} runs missing")
+
+
+def progress_text(seed: object, key: str, info: dict) -> str:
+    """A checkpointed run's status line; a batch of seeds (a GPU chunk) resumes only as that batch, so it says so."""
+    text = f"  seed {seed} ({key}): in progress, step {info['step']:,} of {info['max_steps']:,}"
+    if len(info.get("keys", [])) > 1:
+        text += f" (in a batch of {len(info['keys'])} seeds: resumes where they run together, on a GPU; alone it starts afresh)"
+    return text
 
 
 def needed_elsewhere(figure: str, scale: str) -> dict[str, list[str]]:

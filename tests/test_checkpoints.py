@@ -162,3 +162,13 @@ def test_a_state_another_kind_of_device_saved_is_never_resumed(tmp_path, monkeyp
     assert reference.summary["steps_run"] > 400 and differences(reference, started_over) == [], "the whole run again"
     ckpt.save(stopped | {"device": "cpu"}, 300, RECALL.max_steps)
     assert train_recall([RECALL])[0].summary["steps_run"] <= 301, "a CPU's state is resumed"
+
+
+def test_status_says_a_batched_checkpoint_resumes_only_as_its_batch():
+    """A GPU chunk's checkpoint names several seeds; `status` must not promise a one-seed CPU run that resumes there."""
+    from emergence_lib.cli import progress_text
+
+    alone = progress_text(2, "k2", {"step": 1200, "max_steps": 5000, "keys": ["k2"]})
+    batch = progress_text(0, "k0", {"step": 17954, "max_steps": 150000, "keys": ["k0", "k1", "k2"]})
+    assert alone == "  seed 2 (k2): in progress, step 1,200 of 5,000"
+    assert batch.startswith("  seed 0 (k0): in progress, step 17,954 of 150,000") and "batch of 3 seeds" in batch
