@@ -217,6 +217,7 @@ def logged_entry(c: Claim, folder: str | None) -> dict | None:
 
 # The paper's Figure 3 law, d^1.29 T^0.80 B^-0.80, read on its own model where it measured: the landing's one line.
 HEADLINE_LAW = (("table1.measured.d_exponent_T256", "$d$ at $T$ = 256"),
+                ("table1.measured.d_exponent_T128", "$d$ at $T$ = 128"),
                 ("table1.measured.T_exponent", "$T$ over $T$ = 32–256"),
                 ("table1.measured.B_exponent_T256", "$B$ at $T$ = 256"))
 

@@ -353,7 +353,9 @@ def test_the_law_line_reads_each_logged_exponent_with_its_interval(tmp_path):
 
     from emergence_lib import scorecard
 
-    (d_key, _), (T_key, _), (B_key, _) = scorecard.HEADLINE_LAW
+    (d_key, _), (d128_key, _), (T_key, _), (B_key, _) = scorecard.HEADLINE_LAW
+    (tmp_path / f"{d128_key}@cpu.json").write_text(json.dumps({"key": d128_key, "status": "agrees", "ours": 1.4228,
+                                                               "interval": [1.2741, 1.5716]}))
     (tmp_path / f"{T_key}@cpu.json").write_text(json.dumps({"key": T_key, "status": "differs", "ours": 1.1477,
                                                             "interval": [1.0982, 1.1971]}))
     (tmp_path / f"{B_key}@cpu.json").write_text(json.dumps({"key": B_key, "status": "differs", "ours": -1.1507,
@@ -362,6 +364,8 @@ def test_the_law_line_reads_each_logged_exponent_with_its_interval(tmp_path):
     assert ("$T$ over $T$ = 32–256: 1.15 [1.10, 1.20] (rule amended after the data: a wider interval where the law misfits) against the "
             "paper's 0.80, **differs**") in line
     assert "$B$ at $T$ = 256: −1.15 [−1.22, −1.08] (rule amended after the data" in line
-    assert "$d$ at $T$ = 256: not run yet" in line and "1.29, **" not in line, "the d exponent is not amended"
+    at_256 = line.split("$d$ at $T$ = 256:")[1].split(";")[0]
+    assert at_256.strip() == "not run yet (the paper: 1.29)", "not logged: no value, no verdict"
     assert "$d$ at $T$ = 256: not run yet (the paper: 1.29)" in line
+    assert "$d$ at $T$ = 128: 1.42 [1.27, 1.57] against the paper's 1.29, **agrees**" in line
     assert "not judged in this build" in scorecard.law_line("")
