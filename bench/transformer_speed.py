@@ -116,6 +116,25 @@ def main(tiny: bool = False) -> None:
         compiled_vs_eager(T, d, steps, kw, g.lr)
     seeds_batched_vs_loop(T, d, steps, kw, g.lr, (2,) if tiny else (2, 5))
     table1_step(peak, tiny)
+    sampling_on_threads(tiny)
+
+
+def sampling_on_threads(tiny: bool) -> None:
+    """A GPU run draws its batched seeds' data on the CPU; at (T, d) = (256, 64) that draw, not the model, can set
+    the step's pace. The ratio of drawing 3 seeds one after another to drawing them on 3 threads (same batches)."""
+    T, d, reps = (16, 4, 2) if tiny else (256, 64, 10)
+    tasks = [SingleLocationRegression(T, d, task_seed=s) for s in range(3)]
+    best = {1: float("inf"), 3: float("inf")}
+    for _ in range(3):  # alternate, best of three each
+        for threads in (1, 3):
+            gens = [torch.Generator().manual_seed(s) for s in range(3)]
+            t0 = time.perf_counter()
+            for _ in range(reps):
+                sample_ensemble(tasks, 32, gens, threads=threads)
+            best[threads] = min(best[threads], (time.perf_counter() - t0) / reps)
+    print(f"5. sampling 3 seeds' batches at T = {T}, d = {d}: {best[1] * 1e3:.1f} ms one after another, "
+          f"{best[3] * 1e3:.1f} ms on 3 threads: {best[1] / best[3]:.2f}x (the same batches; {torch.get_num_threads()} "
+          "intra-op thread(s) each)")
 
 
 def _fused(self, x: torch.Tensor, last_only: bool = False, score_bias: torch.Tensor | None = None):

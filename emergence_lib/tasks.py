@@ -22,6 +22,7 @@ tensors then carry a leading "ensemble" dimension E.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -113,16 +114,26 @@ class SingleLocationRegression(RegressionTask):
         return x, y, mask
 
 
+_SAMPLERS: dict[int, ThreadPoolExecutor] = {}
+
+
 def sample_ensemble(
     tasks: list[SingleLocationRegression], n: int, generators: list[torch.Generator],
-    per_member: list[dict] | None = None, return_mask: bool = False, **overrides
+    per_member: list[dict] | None = None, return_mask: bool = False, threads: int = 1, **overrides
 ) -> tuple[torch.Tensor, ...]:
     """One batch per task, stacked: inputs (E, n, T, input_dim) and targets (E, n, d) (and the masks (E, n, T)).
 
     ``overrides`` (B, p) apply to every task; ``per_member`` gives each task its own (a schedule's B(t), p(t)).
+    ``threads`` > 1 draws the members side by side (a GPU run's batched seeds, whose CPU sampling is its slowest
+    part at T = 256): each member draws from its own generator, so the batches are the same whatever the threads do.
     """
     member = per_member or [{}] * len(tasks)
-    batches = [task.sample(n, g, **(overrides | m)) for task, g, m in zip(tasks, generators, member)]
+    jobs = list(zip(tasks, generators, member))
+    if threads > 1 and len(jobs) > 1:
+        pool = _SAMPLERS.setdefault(threads, ThreadPoolExecutor(max_workers=threads))
+        batches = list(pool.map(lambda job: job[0].sample(n, job[1], **(overrides | job[2])), jobs))
+    else:
+        batches = [task.sample(n, g, **(overrides | m)) for task, g, m in jobs]
     out = torch.stack([b[0] for b in batches]), torch.stack([b[1] for b in batches])
     return (*out, torch.stack([b[2] for b in batches])) if return_mask else out
 

@@ -261,11 +261,13 @@ class RegressionTraining(TaskTraining):
 
     def train_loss(self, overrides: list[dict] | None) -> torch.Tensor:
         c = self.config
+        threads = 1 if self.device == "cpu" else len(self.tasks)  # a CPU run's cores are its sweep's to share
         if c.attention_bias:
-            x, y, mask = sample_ensemble(self.tasks, c.batch_size, self.train_gens, per_member=overrides, return_mask=True)
+            x, y, mask = sample_ensemble(self.tasks, c.batch_size, self.train_gens, per_member=overrides,
+                                         return_mask=True, threads=threads)
             pred = self._biased(x.to(self.device), mask.to(self.device).float())
         else:
-            x, y = sample_ensemble(self.tasks, c.batch_size, self.train_gens, per_member=overrides)
+            x, y = sample_ensemble(self.tasks, c.batch_size, self.train_gens, per_member=overrides, threads=threads)
             pred = self.model(x.to(self.device))
         return _mse(pred, y.to(self.device)).sum()
 

@@ -164,3 +164,22 @@ def test_the_repeated_value_share_matches_the_sequences_where_one_value_repeats(
     assert one.repeated_value_share() == 0.0
     v1 = one.sample(2_000, torch.Generator().manual_seed(1)).tokens[:, 1:-1:2]
     assert all(len(set(row.tolist())) == one.n_pairs for row in v1)
+
+
+def test_sampling_batched_seeds_on_threads_gives_the_same_batches_as_one_after_another():
+    """A GPU run draws its seeds' batches on threads; each seed has its own generator, so every batch, and each
+    generator's state after it, must equal the serial draw's (a shared generator would interleave and fail this)."""
+    from emergence_lib.tasks import sample_ensemble
+
+    tasks = [SingleLocationRegression(T=64, d=8, B=b, task_seed=s) for s, b in ((0, 1), (1, 2), (2, 4))]
+
+    def draws(threads: int) -> list[torch.Tensor]:
+        gens = [torch.Generator().manual_seed(100 + i) for i in range(3)]
+        out = []
+        for step in range(5):
+            per = [{"B": 1}, {}, {"p": 0.5}] if step % 2 else None
+            out += list(sample_ensemble(tasks, 16, gens, per_member=per, return_mask=True, threads=threads))
+        return out + [torch.tensor([float(torch.rand(1, generator=g)) for g in gens])]
+
+    serial, threaded = draws(1), draws(3)
+    assert all(torch.equal(a, b) for a, b in zip(serial, threaded)) and len(serial) == len(threaded) == 16
