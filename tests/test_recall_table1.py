@@ -309,3 +309,15 @@ def test_the_shortcut_sentence_reads_each_repeated_b_from_the_task_and_says_noth
     assert "solves 70% at B = 2, 97% at B = 4 of the training" in s and s.startswith("A reading, not tested")
     assert "slower at test" not in s, "no speed-ups given: nothing said about them"
     assert shortcut_sentence(table.iloc[:0]) == "" and shortcut_sentence(table.iloc[:1]) == ""
+
+
+def test_the_placement_sentence_names_the_most_common_layer_and_every_tie():
+    from emergence_lib.experiments.recall_table1.show import placement_sentence
+
+    layers = pd.DataFrame({"layer_norm": ["pre"] * 4, "n_pairs": [8, 8, 12, 12], "pattern": ["select", "copy"] * 2,
+                           "layer 1": [0, 5, 0, 5], "layer 2": [0, 0, 3, 0], "layer 3": [5, 0, 2, 0], "layer 4": [0] * 4,
+                           "emerged": [5] * 4})
+    assert "pre-LN runs select in layer 3 (7 of 10) and copy in layer 1 (10 of 10)" in placement_sentence(layers)
+    tied = layers.assign(**{"layer 2": [0, 0, 5, 0], "layer 3": [5, 0, 0, 0]})
+    assert "select in layers 2 and 3 (5 of 10 each)" in placement_sentence(tied)
+    assert placement_sentence(layers.iloc[:0]) == "No placement run is stored yet."

@@ -168,8 +168,31 @@ def mechanism(ctx: Context) -> SimpleNamespace:
     _record(lambda v, iv: ctx.record("recall_t1.figure16.training_speedup", v, interval=iv),
             f"{KEY}.figure16.training_speedup", f16, both, _count(counts, "figure5_B", "figure5_p"), checked)
     glue_figure("fig17_measured", _placement_figure(shares, counts["placement"]))
-    return SimpleNamespace(shares=shares, layers=read.placement_layers(results["placement"]), figure16=f16,
-                           checked=checked)
+    layers = read.placement_layers(results["placement"])
+    glue_text("rt1_placement_sentence", placement_sentence(layers))
+    return SimpleNamespace(shares=shares, layers=layers, figure16=f16, checked=checked)
+
+
+def placement_sentence(layers: pd.DataFrame) -> str:
+    """Where the circuit forms on this model, per LayerNorm set-up: the layer most emerged runs select and copy in,
+    with its count over every N_pairs (from `read.placement_layers`), beside the paper's layers 4 and 3."""
+    if not len(layers):
+        return "No placement run is stored yet."
+    names = {"pre": "pre-LN runs", "none": "runs without LayerNorm"}
+    cols = [c for c in layers.columns if c.startswith("layer ")]
+    parts = []
+    for ln, g in layers.groupby("layer_norm", sort=False):
+        said = []
+        for pattern, verb in (("select", "select"), ("copy", "copy")):
+            counts = g[g["pattern"] == pattern][cols].sum()
+            tops = [c for c in cols if counts[c] == counts.max()]
+            where = tops[0] if len(tops) == 1 else "layers " + " and ".join(c.split()[1] for c in tops)
+            said.append(f"{verb} in {where} ({int(counts.max())} of {int(counts.sum())}{' each' if len(tops) > 1 else ''})")
+        parts.append(f"{names.get(str(ln), str(ln))} " + " and ".join(said))
+    return "Where the circuit forms at this width: " + "; ".join(parts) + ". The paper: selection in layer 4, copying in layer 3."
+
+
+
 
 
 def repetition_sentence(steps: pd.DataFrame) -> str:
