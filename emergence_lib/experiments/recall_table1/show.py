@@ -192,9 +192,6 @@ def placement_sentence(layers: pd.DataFrame) -> str:
     return "Where the circuit forms at this width: " + "; ".join(parts) + ". The paper: selection in layer 4, copying in layer 3."
 
 
-
-
-
 def repetition_sentence(steps: pd.DataFrame) -> str:
     """Figure 5's speed-ups at 50% at every stored repeated setting, in order, e.g. "B = 2: 2.73×, B = 4: 1.67×"; a
     setting with no paired seed says why (no baseline stored, or not every seed reached 50%)."""
