@@ -183,3 +183,20 @@ def test_sampling_batched_seeds_on_threads_gives_the_same_batches_as_one_after_a
 
     serial, threaded = draws(1), draws(3)
     assert all(torch.equal(a, b) for a, b in zip(serial, threaded)) and len(serial) == len(threaded) == 16
+
+
+def test_a_batched_run_trained_with_threaded_sampling_equals_the_serial_one(monkeypatch):
+    """End to end: three seeds trained as one model, their batches drawn on threads (as on a GPU), store the same
+    runs as the serial draw: same curves, same crossings (`cache.differences` finds nothing)."""
+    from emergence_lib import training
+    from emergence_lib.cache import differences
+    from emergence_lib.configs import TransformerRegressionConfig
+
+    configs = [TransformerRegressionConfig(T=8, d=2, d_model=16, d_qk=4, n_layers=1, n_heads=1, lr=3e-3, max_steps=150,
+                                           seed=s) for s in range(3)]
+    serial = training.train_regression(configs)
+    real = training.sample_ensemble
+    monkeypatch.setattr(training, "sample_ensemble", lambda *a, **kw: real(*a, **(kw | {"threads": 3})))
+    threaded = training.train_regression(configs)
+    assert len(serial) == len(threaded) == 3
+    assert all(differences(a, b) == [] for a, b in zip(serial, threaded))
