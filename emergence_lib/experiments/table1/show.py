@@ -333,8 +333,8 @@ def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, n
 
 
 def local_d_sentence(summary: pd.DataFrame, judged: str, T: int = 128) -> str:
-    """At T (128: where the measured grid has d = 16, 32 and 64 at B = 1): the local d exponent over each doubling and their difference (Welch),
-    beside the registered exponent, which is their secant. Described, not judged."""
+    """At T (128: where the measured grid has d = 16, 32 and 64 at B = 1): the local d exponent over each doubling
+    and their difference (Welch), beside the registered exponent, which is their secant. Described, not judged."""
     low, high = measured_read.local_d_exponent(summary, T, 16, 32), measured_read.local_d_exponent(summary, T, 32, 64)
     bend = measured_read.d_curvature(summary, T)
     if not all(np.isfinite(x) for x in (low["low"], high["low"], bend[1])):
