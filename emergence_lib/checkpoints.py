@@ -97,7 +97,8 @@ class Checkpoint:
             if os.path.exists(tmp):
                 os.unlink(tmp)
             raise
-        info = {"step": int(step), "max_steps": int(max_steps), "keys": list(self.keys), "saved_at": time.time()}
+        info = {"step": int(step), "max_steps": int(max_steps), "keys": list(self.keys), "saved_at": time.time(),
+                "device": str(state.get("device", "cpu"))}  # a state resumes only on its kind of device
         fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=f".{self.info_path.stem}.", suffix=".tmp")
         with os.fdopen(fd, "w") as fh:
             json.dump(info, fh)

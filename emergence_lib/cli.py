@@ -155,11 +155,15 @@ def cmd_status(args: argparse.Namespace) -> None:
 
 
 def progress_text(seed: object, key: str, info: dict) -> str:
-    """A checkpointed run's status line; a batch of seeds (a GPU chunk) resumes only as that batch, so it says so."""
+    """A checkpointed run's status line. A batch of seeds (a GPU chunk) resumes only as that batch, and a state saved
+    on one kind of device only on that kind (`training.train_ensemble`), so the line says so."""
     text = f"  seed {seed} ({key}): in progress, step {info['step']:,} of {info['max_steps']:,}"
+    notes = []
     if len(info.get("keys", [])) > 1:
-        text += f" (in a batch of {len(info['keys'])} seeds: resumes where they run together, on a GPU; alone it starts afresh)"
-    return text
+        notes.append(f"in a batch of {len(info['keys'])} seeds: it resumes only as that batch, as a GPU runs it")
+    if str(info.get("device", "cpu")) != "cpu":
+        notes.append(f"saved on {info['device']}: a run on another kind of device starts afresh")
+    return text + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def needed_elsewhere(figure: str, scale: str) -> dict[str, list[str]]:

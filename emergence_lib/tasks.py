@@ -130,7 +130,9 @@ def sample_ensemble(
     member = per_member or [{}] * len(tasks)
     jobs = list(zip(tasks, generators, member))
     if threads > 1 and len(jobs) > 1:
-        pool = _SAMPLERS.setdefault(threads, ThreadPoolExecutor(max_workers=threads))
+        if threads not in _SAMPLERS:
+            _SAMPLERS[threads] = ThreadPoolExecutor(max_workers=threads)
+        pool = _SAMPLERS[threads]
         batches = list(pool.map(lambda job: job[0].sample(n, job[1], **(overrides | job[2])), jobs))
     else:
         batches = [task.sample(n, g, **(overrides | m)) for task, g, m in jobs]

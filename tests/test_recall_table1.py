@@ -321,3 +321,6 @@ def test_the_placement_sentence_names_the_most_common_layer_and_every_tie():
     tied = layers.assign(**{"layer 2": [0, 0, 5, 0], "layer 3": [5, 0, 0, 0]})
     assert "select in layers 2 and 3 (5 of 10 each)" in placement_sentence(tied)
     assert placement_sentence(layers.iloc[:0]) == "No placement run is stored yet."
+    assert placement_sentence(layers.iloc[:0], ["pre"]) == "None of the stored pre-LN runs has emerged yet."
+    both = placement_sentence(layers, ["none", "pre"])
+    assert "pre-LN runs select in layer 3" in both and both.endswith("None of the stored runs without LayerNorm has emerged yet.")

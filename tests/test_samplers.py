@@ -181,7 +181,11 @@ def test_sampling_batched_seeds_on_threads_gives_the_same_batches_as_one_after_a
             out += list(sample_ensemble(tasks, 16, gens, per_member=per, return_mask=True, threads=threads))
         return out + [torch.tensor([float(torch.rand(1, generator=g)) for g in gens])]
 
-    serial, threaded = draws(1), draws(3)
+    from emergence_lib import tasks as tasks_module
+
+    threaded = draws(3)  # first, on fresh tasks: their lazily drawn state is computed inside the threads
+    assert 3 in tasks_module._SAMPLERS, "the threaded branch ran"
+    serial = draws(1)
     assert all(torch.equal(a, b) for a, b in zip(serial, threaded)) and len(serial) == len(threaded) == 16
 
 
@@ -200,3 +204,24 @@ def test_a_batched_run_trained_with_threaded_sampling_equals_the_serial_one(monk
     threaded = training.train_regression(configs)
     assert len(serial) == len(threaded) == 3
     assert all(differences(a, b) == [] for a, b in zip(serial, threaded))
+
+
+def test_a_gpu_run_draws_on_one_thread_per_seed_and_a_cpu_run_on_one(monkeypatch):
+    """The training loop asks for threads only off the CPU (a CPU sweep's cores are its workers')."""
+    from emergence_lib import training
+    from emergence_lib.configs import TransformerRegressionConfig
+
+    asked = []
+
+    def record(*args, **kw):
+        asked.append(kw.get("threads", 1))
+        raise StopIteration  # stop before the batch would move to a device this machine may not have
+
+    c = TransformerRegressionConfig(T=8, d=2, d_model=16, d_qk=4, n_layers=1, n_heads=1, lr=3e-3, max_steps=10)
+    run = training.RegressionTraining(c, [0, 1, 2], "cpu")
+    monkeypatch.setattr(training, "sample_ensemble", record)
+    for device in ("cpu", "cuda"):
+        run.device = device
+        with pytest.raises(StopIteration):
+            run.train_loss(None)
+    assert asked == [1, 3]

@@ -169,16 +169,24 @@ def mechanism(ctx: Context) -> SimpleNamespace:
             f"{KEY}.figure16.training_speedup", f16, both, _count(counts, "figure5_B", "figure5_p"), checked)
     glue_figure("fig17_measured", _placement_figure(shares, counts["placement"]))
     layers = read.placement_layers(results["placement"])
-    glue_text("rt1_placement_sentence", placement_sentence(layers))
+    summary = results["placement"].summary
+    setups = sorted(set(summary["layer_norm"].astype(str))) if len(summary) and "layer_norm" in summary else []
+    glue_text("rt1_placement_sentence", placement_sentence(layers, setups))
     return SimpleNamespace(shares=shares, layers=layers, figure16=f16, checked=checked)
 
 
-def placement_sentence(layers: pd.DataFrame) -> str:
+def placement_sentence(layers: pd.DataFrame, setups: list[str] | None = None) -> str:
     """Where the circuit forms on this model, per LayerNorm set-up: the layer most emerged runs select and copy in,
-    with its count over every N_pairs (from `read.placement_layers`), beside the paper's layers 4 and 3."""
-    if not len(layers):
-        return "No placement run is stored yet."
+    with its count over every N_pairs (from `read.placement_layers`), beside the paper's layers 4 and 3. ``setups``:
+    the set-ups with stored runs; one with no emerged run is named as such, never dropped."""
     names = {"pre": "pre-LN runs", "none": "runs without LayerNorm"}
+    setups = list(setups if setups is not None else sorted(set(layers["layer_norm"].astype(str))))
+    if not setups:
+        return "No placement run is stored yet."
+    silent = [ln for ln in setups if not len(layers) or ln not in set(layers["layer_norm"].astype(str))]
+    tail = "".join(f" None of the stored {names.get(ln, ln)} has emerged yet." for ln in silent)
+    if not len(layers):
+        return tail.strip()
     cols = [c for c in layers.columns if c.startswith("layer ")]
     parts = []
     for ln, g in layers.groupby("layer_norm", sort=False):
@@ -189,7 +197,8 @@ def placement_sentence(layers: pd.DataFrame) -> str:
             where = tops[0] if len(tops) == 1 else "layers " + " and ".join(c.split()[1] for c in tops)
             said.append(f"{verb} in {where} ({int(counts.max())} of {int(counts.sum())}{' each' if len(tops) > 1 else ''})")
         parts.append(f"{names.get(str(ln), str(ln))} " + " and ".join(said))
-    return "Where the circuit forms at this width: " + "; ".join(parts) + ". The paper: selection in layer 4, copying in layer 3."
+    return ("Where the circuit forms at this width: " + "; ".join(parts) + ". The paper: selection in layer 4, copying "
+            "in layer 3." + tail)
 
 
 def repetition_sentence(steps: pd.DataFrame) -> str:
