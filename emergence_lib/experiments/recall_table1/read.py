@@ -154,7 +154,7 @@ def repetition_steps(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
     def geo(v: pd.Series) -> float:
         v = v.astype(float)[lambda x: np.isfinite(x)]
-        return float(np.exp(np.log(v).mean())) if len(v) else float("nan")
+        return geometric_mean_interval(v.to_numpy())[0] if len(v) else float("nan")
 
     rows = []
     for by, t in tables.items():
@@ -163,11 +163,12 @@ def repetition_steps(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
         base = t[t[by] == NO_REPETITION[by]].set_index("seed")["steps to 50%"].astype(float)
         for value, g in t.groupby(by):
             steps = g.set_index("seed")["steps to 50%"].astype(float)
-            paired = [s for s in steps.index if s in base.index and np.isfinite(steps[s]) and np.isfinite(base[s])]
+            common = [s for s in steps.index if s in base.index]  # a pair that did not reach 50% is left out
             rows.append({"repetition": by, "value": value, "seeds": len(g),
                          "reached 50%": int(np.isfinite(steps).sum()), "steps to 5%": geo(g["steps to 5%"]),
                          "steps to 50%": geo(g["steps to 50%"]),
-                         "speed-up at 50%": geo(base[paired] / steps[paired]) if paired else float("nan")})
+                         "speed-up at 50%": paired_seed_interval(steps[common], base[common])[0]
+                         if common else float("nan")})
     return pd.DataFrame(rows, columns=cols)
 
 

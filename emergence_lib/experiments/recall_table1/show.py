@@ -14,6 +14,7 @@ import pandas as pd
 
 from ... import claims, plotting
 from ...report import glue_figure, glue_text
+from ...tasks import AssociativeRecallTask
 from ..base import devices_sentence
 from ..context import Context
 from ..table1.read import take_the_wider
@@ -230,8 +231,6 @@ def shortcut_sentence(table: pd.DataFrame, steps: pd.DataFrame | None = None) ->
     value answers that share of training sequences without reading the query (`AssociativeRecallTask.
     repeated_value_share`, from the runs' own task settings). A reading of the speed-ups, not a tested claim; its last
     clause only where ``steps`` (`read.repetition_steps`) shows the largest B slower than a smaller one."""
-    from ...tasks import AssociativeRecallTask
-
     rows = table.drop_duplicates("B")[lambda t: t["B"] > 1].sort_values("B") if len(table) else table
     if not len(rows):
         return ""
