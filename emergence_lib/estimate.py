@@ -28,9 +28,12 @@ from .runs import runner_for
 # A shape is timed by the difference of two short runs of (few, many) steps with as many evaluations each (a test
 # checks it with `training.evaluation_steps`): set-up and evaluation cost the same in both and cancel, so the
 # difference is the training steps alone. A one-step warm-up goes first (the first call of a shape pays for
-# allocation); where noise hides the difference, the second pair. Seconds a shape, not the minutes that 20 steps with
-# evaluations took at Table 1's width (issue 37 item 4).
-TIMING_PAIRS = ((2, 6), (11, 27))
+# allocation). A pair counts once its difference spans `MIN_SPAN_S`: a run's set-up varies by about 0.3 s (a recall
+# run at Table 1's width sets up in 6 s), so 4 steps of 0.25 s read anywhere from 0.16 to 0.67 s a step; else the next,
+# longer pair, and the last where none spans it. Seconds a shape, not the minutes that 20 steps with evaluations took
+# at Table 1's width (issue 37 item 4).
+TIMING_PAIRS = ((2, 6), (11, 27), (11, 99))
+MIN_SPAN_S = 3.0
 TIMED_STEPS = TIMING_PAIRS[0][1]  # the longest run of a first timing
 # Trial runs (shared notes; the learning-rate probe of chapter 04): the plateau scales about as lr^-0.7 at fixed
 # size, so the paper's law (at its own lr) is moved by this exponent to a run's lr.
@@ -57,17 +60,23 @@ def _probe(run: Any, steps: int) -> Any:
 
 def time_shape(run: Any) -> float:
     """Seconds per training step of ``run``'s shape: the difference of the times of a `TIMING_PAIRS` pair over the
-    difference of their steps, after a one-step warm-up; where noise makes it not positive, the next pair."""
+    difference of their steps, after a one-step warm-up: the first pair whose difference spans `MIN_SPAN_S`, else the
+    last positive one."""
     def seconds(steps: int) -> float:
         start = time.perf_counter()
         runner_for(run.kind)([_probe(run, steps)], device="cpu")
         return time.perf_counter() - start
 
     seconds(1)  # warm-up
+    best = None
     for few, many in TIMING_PAIRS:
-        per_step = (seconds(many) - seconds(few)) / (many - few)
-        if per_step > 0:
-            return per_step
+        span = seconds(many) - seconds(few)
+        if span > 0:
+            best = span / (many - few)
+            if span >= MIN_SPAN_S:
+                break
+    if best is not None:
+        return best
     few, many = TIMING_PAIRS[-1]
     return seconds(many) / many  # an upper bound (set-up included) rather than a step priced as free
 

@@ -172,6 +172,34 @@ def test_the_timer_prints_a_line_per_shape_and_never_prices_a_step_at_zero(monke
     assert len(out) == 1 and list(out.values())[0] > 0, "a step is priced at an upper bound, never at 0"
 
 
+def _timed(monkeypatch, step_s: float, setup_s: float, jitter: dict[int, float]) -> float:
+    """`time_shape` on a fake clock: a probe of n steps takes setup_s + n·step_s, plus jitter[n] seconds."""
+    import emergence_lib.estimate as est
+
+    clock = [0.0]
+    monkeypatch.setattr(est.time, "perf_counter", lambda: clock[0])
+
+    def runner(kind):
+        def run(runs, device):
+            n = runs[0].max_steps
+            clock[0] += setup_s + n * step_s + jitter.get(n, 0.0)
+        return run
+    monkeypatch.setattr(est, "runner_for", runner)
+    return est.time_shape(TransformerRegressionConfig(T=32, d=16))
+
+
+def test_a_timing_spans_seconds_not_a_few_steps_that_set_up_noise_swamps(monkeypatch):
+    """A recall run at Table 1's width sets up in 6 s and steps in 0.25 s; 1.5 s of set-up jitter on the 6-step probe
+    read 0.63 s a step (the estimate printed 0.665 where the run stepped at 0.29). The timing moves to a pair whose
+    difference spans seconds, and a fast shape, which no pair spans, takes the longest pair."""
+    from emergence_lib.estimate import MIN_SPAN_S, TIMING_PAIRS
+
+    assert _timed(monkeypatch, 0.25, 6.0, {6: 1.5}) == pytest.approx(0.25), "the 4-step pair's jitter was kept"
+    assert (TIMING_PAIRS[1][1] - TIMING_PAIRS[1][0]) * 0.25 >= MIN_SPAN_S, "the check needs the second pair to span it"
+    assert _timed(monkeypatch, 0.035, 0.4, {6: 0.07, 27: 0.07}) == pytest.approx(0.035, rel=0.03), "a fast shape"
+    assert _timed(monkeypatch, 2.0, 6.0, {11: 5.0}) == pytest.approx(2.0), "a slow shape stops at the first pair"
+
+
 def _synthetic_paper_cpu(scale_law: float, noise: float = 0.03, seed: int = 0):
     """Every paper_cpu run of Figure 3, with plateaus from the paper's law × ``scale_law`` × seed noise (p > 0 halves
     the plateau at the larger d): what `Figure3.cached` returns once the background runs are all stored."""
