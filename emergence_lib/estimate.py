@@ -28,12 +28,15 @@ from .runs import runner_for
 # A shape is timed by the difference of two short runs of (few, many) steps with as many evaluations each (a test
 # checks it with `training.evaluation_steps`): set-up and evaluation cost the same in both and cancel, so the
 # difference is the training steps alone. A one-step warm-up goes first (the first call of a shape pays for
-# allocation). A pair counts once its difference spans `MIN_SPAN_S`: a run's set-up varies by about 0.3 s (a recall
-# run at Table 1's width sets up in 6 s), so 4 steps of 0.25 s read anywhere from 0.16 to 0.67 s a step; else the next,
-# longer pair, and the last where none spans it. Seconds a shape, not the minutes that 20 steps with evaluations took
-# at Table 1's width (issue 37 item 4).
-TIMING_PAIRS = ((2, 6), (11, 27), (11, 99))
-MIN_SPAN_S = 3.0
+# allocation). The probes evaluate on `PROBE_EVAL_SIZE` sequences: a recall run at Table 1's width spent 6 s on its
+# 512-sequence evaluations with about 1 s of jitter, and 4 steps of 0.25 s read anywhere from 0.16 to 0.67 s a step
+# (0.256-0.260 with 32 sequences). Where the first pair spans under `MIN_SPAN_S`, a second pair (11, n) with n
+# between `TIMING_PAIRS[1]` and `TIMING_PAIRS[2]` steps is sized from the first's reading to span it. Seconds a shape,
+# not the minutes that 20 steps with evaluations took at Table 1's width (issue 37 item 4).
+TIMING_PAIRS = ((2, 6), (11, 27), (11, 99))  # the first pair; the second's shortest and longest (every n in 12-99
+# evaluates as often as 11 does)
+MIN_SPAN_S = 1.0
+PROBE_EVAL_SIZE = 32
 TIMED_STEPS = TIMING_PAIRS[0][1]  # the longest run of a first timing
 # Trial runs (shared notes; the learning-rate probe of chapter 04): the plateau scales about as lr^-0.7 at fixed
 # size, so the paper's law (at its own lr) is moved by this exponent to a run's lr.
@@ -54,31 +57,35 @@ def shape_of(run: Any) -> tuple:
 
 
 def _probe(run: Any, steps: int) -> Any:
-    """The run shortened to ``steps`` steps: the same shape, nothing else that costs (no stop, one evaluation)."""
-    return dataclasses.replace(run, max_steps=steps, evals_per_decade=1, stop_factor=None)
+    """The run shortened to ``steps`` steps: the same training step, nothing else that costs (no stop, one
+    evaluation a decade, on few sequences)."""
+    return dataclasses.replace(run, max_steps=steps, evals_per_decade=1, stop_factor=None,
+                               eval_size=min(run.eval_size, PROBE_EVAL_SIZE))
 
 
 def time_shape(run: Any) -> float:
-    """Seconds per training step of ``run``'s shape: the difference of the times of a `TIMING_PAIRS` pair over the
-    difference of their steps, after a one-step warm-up: the first pair whose difference spans `MIN_SPAN_S`, else the
-    last positive one."""
+    """Seconds per training step of ``run``'s shape: the difference of the times of two short runs over the
+    difference of their steps, after a one-step warm-up. The first pair where it spans `MIN_SPAN_S`; else a second
+    pair sized by the first's reading to span it; an upper bound where no difference is positive."""
     def seconds(steps: int) -> float:
         start = time.perf_counter()
         runner_for(run.kind)([_probe(run, steps)], device="cpu")
         return time.perf_counter() - start
 
     seconds(1)  # warm-up
-    best = None
-    for few, many in TIMING_PAIRS:
-        span = seconds(many) - seconds(few)
-        if span > 0:
-            best = span / (many - few)
-            if span >= MIN_SPAN_S:
-                break
-    if best is not None:
-        return best
-    few, many = TIMING_PAIRS[-1]
-    return seconds(many) / many  # an upper bound (set-up included) rather than a step priced as free
+    (few, many), (few2, shortest), (_, longest) = TIMING_PAIRS
+    span = seconds(many) - seconds(few)
+    first = span / (many - few)
+    if span >= MIN_SPAN_S:
+        return first
+    needed = math.ceil(MIN_SPAN_S / first) if first > 0 else longest
+    many2 = min(longest, few2 + max(shortest - few2, needed))
+    second = (seconds(many2) - seconds(few2)) / (many2 - few2)
+    if second > 0:
+        return second
+    if first > 0:
+        return first
+    return seconds(longest) / longest  # an upper bound (set-up included) rather than a step priced as free
 
 
 def step_seconds(runs: Iterable[Any], timer: Callable[[Any], float] | None = None,

@@ -11,7 +11,7 @@ import pytest
 from emergence_lib import claims, metrics
 from emergence_lib.experiments.regression import read, runs
 from emergence_lib.claims import IntervalRule
-from emergence_lib.configs import ConfigError, TransformerRegressionConfig
+from emergence_lib.configs import ConfigError, TransformerRecallConfig, TransformerRegressionConfig
 from emergence_lib.estimate import estimate, expected_steps, shape_of
 from emergence_lib.experiments import Figure1, Figure3
 from emergence_lib.metrics import t_quantile_975
@@ -172,32 +172,51 @@ def test_the_timer_prints_a_line_per_shape_and_never_prices_a_step_at_zero(monke
     assert len(out) == 1 and list(out.values())[0] > 0, "a step is priced at an upper bound, never at 0"
 
 
-def _timed(monkeypatch, step_s: float, setup_s: float, jitter: dict[int, float]) -> float:
-    """`time_shape` on a fake clock: a probe of n steps takes setup_s + n·step_s, plus jitter[n] seconds."""
+def _timed(monkeypatch, step_s: float, setup_s: float, jitter: dict[int, float]) -> tuple[float, list]:
+    """`time_shape` on a fake clock: a probe of n steps takes setup_s + n·step_s, plus jitter[n] seconds (the first
+    probe of n only). Returns the reading and the probes run."""
     import emergence_lib.estimate as est
 
-    clock = [0.0]
+    clock, probes = [0.0], []
     monkeypatch.setattr(est.time, "perf_counter", lambda: clock[0])
 
     def runner(kind):
         def run(runs, device):
             n = runs[0].max_steps
-            clock[0] += setup_s + n * step_s + jitter.get(n, 0.0)
+            probes.append(runs[0])
+            clock[0] += setup_s + n * step_s + jitter.pop(n, 0.0)
         return run
     monkeypatch.setattr(est, "runner_for", runner)
-    return est.time_shape(TransformerRegressionConfig(T=32, d=16))
+    return est.time_shape(TransformerRecallConfig(n_tokens=64, n_pairs=16)), probes
 
 
-def test_a_timing_spans_seconds_not_a_few_steps_that_set_up_noise_swamps(monkeypatch):
-    """A recall run at Table 1's width sets up in 6 s and steps in 0.25 s; 1.5 s of set-up jitter on the 6-step probe
-    read 0.63 s a step (the estimate printed 0.665 where the run stepped at 0.29). The timing moves to a pair whose
-    difference spans seconds, and a fast shape, which no pair spans, takes the longest pair."""
-    from emergence_lib.estimate import MIN_SPAN_S, TIMING_PAIRS
+def test_a_timing_spans_a_second_not_a_few_steps_that_set_up_noise_swamps(monkeypatch):
+    """A recall run at Table 1's width: 0.3 s of jitter on the 6-step probe reads 0.175 s a step for 0.1. Where the
+    first pair spans under `MIN_SPAN_S`, a second pair sized from it spans it; a slow shape stops at the first pair; a
+    fast one takes a longer second pair, never past the longest; evaluations are few and as many in every pair."""
+    from emergence_lib.estimate import MIN_SPAN_S, PROBE_EVAL_SIZE, TIMING_PAIRS
+    from emergence_lib.training import evaluation_steps
 
-    assert _timed(monkeypatch, 0.25, 6.0, {6: 1.5}) == pytest.approx(0.25), "the 4-step pair's jitter was kept"
-    assert (TIMING_PAIRS[1][1] - TIMING_PAIRS[1][0]) * 0.25 >= MIN_SPAN_S, "the check needs the second pair to span it"
-    assert _timed(monkeypatch, 0.035, 0.4, {6: 0.07, 27: 0.07}) == pytest.approx(0.035, rel=0.03), "a fast shape"
-    assert _timed(monkeypatch, 2.0, 6.0, {11: 5.0}) == pytest.approx(2.0), "a slow shape stops at the first pair"
+    reading, probes = _timed(monkeypatch, 0.1, 1.0, {6: 0.3})
+    assert reading == pytest.approx(0.1), "the 4-step pair's jitter was kept"
+    steps = [p.max_steps for p in probes]
+    pairs = [sorted(steps[1:3]), sorted(steps[3:5])]
+    assert steps[0] == 1 and len(steps) == 5 and pairs[0] == [2, 6] and pairs[1][0] == 11, steps
+    assert (pairs[1][1] - 11) * 0.1 >= MIN_SPAN_S, "the second pair spans MIN_SPAN_S at the true step"
+    assert all(p.eval_size <= PROBE_EVAL_SIZE and p.stop_factor is None for p in probes), "probes evaluate little"
+
+    reading, probes = _timed(monkeypatch, 2.0, 6.0, {11: 5.0})
+    assert reading == pytest.approx(2.0) and sorted(p.max_steps for p in probes) == [1, 2, 6], "a slow shape: 3 probes"
+
+    reading, probes = _timed(monkeypatch, 0.004, 0.3, {})  # no pair can span MIN_SPAN_S: the longest second pair
+    assert reading == pytest.approx(0.004) and max(p.max_steps for p in probes) == TIMING_PAIRS[2][1] and len(probes) == 5
+
+    reading, probes = _timed(monkeypatch, 0.05, 1.0, {11: 2.0})  # the second pair reads ≤ 0
+    assert reading == pytest.approx(0.05), "the first pair's reading when the second is not positive"
+
+    few, shortest = TIMING_PAIRS[1]
+    counts = {len(evaluation_steps(n, 1)) for n in range(shortest, TIMING_PAIRS[2][1] + 1)}
+    assert counts == {len(evaluation_steps(few, 1))}, "every second pair evaluates as often as its 11 steps"
 
 
 def _synthetic_paper_cpu(scale_law: float, noise: float = 0.03, seed: int = 0):
