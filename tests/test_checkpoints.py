@@ -34,8 +34,16 @@ REGRESSION = TransformerRegressionConfig(T=16, d=8, d_model=32, d_qk=8, lr=1e-3,
 RECALL = TransformerRecallConfig(n_tokens=16, n_pairs=4, d_model=32, d_qk=8, n_layers=2, lr=3e-3, max_steps=600, seed=0,
                                  B=2, schedule="triggered:accuracy_test>=0.3", stop_factor=None, threshold=0.5)
 
+# The run in a child process, each step slowed by 2 ms (a sleep computes nothing): on an idle machine the run took
+# under a second and sometimes ended before the test saw a checkpoint past step 200 ("make it longer").
 SCRIPT = """
-import sys
+import sys, time
+import torch
+_step = torch.optim.Adam.step
+def _slow_step(self, *args, **kwargs):
+    time.sleep(0.002)
+    return _step(self, *args, **kwargs)
+torch.optim.Adam.step = _slow_step
 from pathlib import Path
 from emergence_lib.cache import ResultCache
 from emergence_lib.configs import TransformerRegressionConfig
