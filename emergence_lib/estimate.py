@@ -186,7 +186,7 @@ def stored_step_seconds(stored: Iterable[tuple[Any, dict]]) -> dict[tuple, tuple
 class Estimate:
     """CPU time of a set of runs, per shape and in all: expected (law) and at most (``max_steps``)."""
 
-    table: pd.DataFrame  # one row per run: shape, s/step, expected steps, expected and bound seconds
+    table: pd.DataFrame  # one row per run: shape, s/step, steps done, expected steps left, expected and bound seconds
 
     @property
     def expected_hours(self) -> float:
@@ -200,19 +200,23 @@ class Estimate:
         kinds = ", ".join(f"{n} {kind} runs" for kind, n in self.table["kind"].value_counts().sort_index().items())
         read = self.table.loc[self.table["s_per_step_from"] != "timed", "shape"].nunique()
         how = "each shape timed just now" if not read else f"{read} read from stored runs, the rest timed just now"
+        resumed = int((self.table["steps_done"] > 0).sum())
+        left = (f", less the {self.table['steps_done'].sum():,} steps that {resumed} checkpointed run"
+                f"{'s resume' if resumed != 1 else ' resumes'} from" if resumed else "")
         return (f"{kinds} of {self.table['shape'].nunique()} shapes ({how}): about "
                 f"{self.expected_hours:,.1f} CPU-hours from the paper's law times what stored runs like them measured "
-                f"against it, at most "
+                f"against it{left}, at most "
                 f"{self.bound_hours:,.1f} if every run trains to its max_steps")
 
     def table_text(self) -> str:
         """One line per shape, in the runs' order: runs, seconds a step (timed), expected steps and CPU-hours."""
         t = self.table
-        lines = ["shape (kind, T or V, d or pairs, ...)  runs  s/step  expected steps  CPU-h  s/step from"]
+        lines = ["shape (kind, T or V, d or pairs, ...)  runs  s/step  expected steps  done (checkpoints)  CPU-h left  "
+                 "s/step from"]
         for shape, g in t.groupby("shape", sort=False):
             lines.append(f"{str(shape[:3]):<38} {len(g):>4}  {g['s_per_step'].iloc[0]:6.3f}  "
-                         f"{g['expected_steps'].mean():>14,.0f}  {g['expected_s'].sum() / 3600:5.2f}  "
-                         f"{g['s_per_step_from'].iloc[0]}")
+                         f"{g['expected_steps'].mean():>14,.0f}  {g['steps_done'].mean():>18,.0f}  "
+                         f"{g['expected_s'].sum() / 3600:10.2f}  {g['s_per_step_from'].iloc[0]}")
         return "\n".join(lines)
 
     def cheapest_first(self, runs: Sequence[Any]) -> list[Any]:
@@ -223,10 +227,12 @@ class Estimate:
 
 def estimate(runs: Iterable[Any], timer: Callable[[Any], float] | None = None,
              progress: Callable[[str], None] | None = None, ratios: Callable[[Any], float] | None = None,
-             stored_seconds: dict[tuple, tuple[float, int]] | None = None) -> Estimate:
+             stored_seconds: dict[tuple, tuple[float, int]] | None = None,
+             done: Callable[[Any], int] | None = None) -> Estimate:
     """Time every distinct shape of ``runs`` that ``stored_seconds`` (`stored_step_seconds`) does not already price,
     and multiply by each run's expected steps (the law's, moved by ``ratios``: what stored runs like it measured,
-    `StoredRatios`)."""
+    `StoredRatios`) less the steps ``done`` already (a checkpoint it resumes from): a run stopped midway costs what
+    it has left, not a fresh run's time (a Figure 3 seed at T = 256 spans several sessions)."""
     runs = list(runs)
     stored_seconds = stored_seconds or {}
     to_time = [r for r in runs if shape_of(r) not in stored_seconds]
@@ -243,8 +249,11 @@ def estimate(runs: Iterable[Any], timer: Callable[[Any], float] | None = None,
     for r in runs:
         shape = shape_of(r)
         steps = expected_steps(r, ratios(r) if ratios is not None else 1.0)
+        already = min(max(int(done(r)) if done is not None else 0, 0), r.max_steps)
+        # A run past its expected steps has not crossed yet: it is priced at nothing more, its bound still holds.
         rows.append({"run": run_key(r), "kind": r.kind, "shape": shape, "s_per_step": per_step[shape],
-                     "s_per_step_from": source[shape], "expected_steps": steps,
-                     "expected_s": steps * per_step[shape], "bound_s": r.max_steps * per_step[shape]})
+                     "s_per_step_from": source[shape], "expected_steps": steps, "steps_done": already,
+                     "expected_s": max(steps - already, 0.0) * per_step[shape],
+                     "bound_s": (r.max_steps - already) * per_step[shape]})
     return Estimate(pd.DataFrame(rows, columns=["run", "kind", "shape", "s_per_step", "s_per_step_from",
-                                                "expected_steps", "expected_s", "bound_s"]))
+                                                "expected_steps", "steps_done", "expected_s", "bound_s"]))

@@ -506,6 +506,43 @@ def test_the_cli_prices_a_step_from_runs_stored_from_a_cpu_only(data_dir, monkey
     assert e.table["s_per_step_from"].tolist() == ["timed"] and e.table["s_per_step"].tolist() == [0.25]
 
 
+def test_a_checkpointed_run_is_priced_at_the_steps_it_has_left(data_dir, monkeypatch):
+    """A run stopped midway resumes from its checkpoint: the estimate prices what it has left, not a fresh run (the
+    two recall seeds resumed at steps 3,357 and 2,137 of about 14,000 were priced as if fresh, 2.66 CPU-hours).
+    A batch of seeds saved on a GPU does not resume on a CPU, so it counts nothing."""
+    import json
+
+    import emergence_lib.estimate as estimate_module
+    from emergence_lib import checkpoints
+    from emergence_lib.cache import ResultCache, run_key
+    from emergence_lib.cli import cpu_estimate
+
+    runs = [TransformerRegressionConfig(T=8, d=2, d_model=32, d_qk=8, lr=3e-3, max_steps=1000, stop_factor=None,
+                                        seed=s) for s in (0, 1, 2)]
+    monkeypatch.setattr(estimate_module, "time_shape", lambda r: 0.5)
+    fresh = cpu_estimate(runs)
+    assert fresh.table["steps_done"].tolist() == [0, 0, 0]
+    folder = checkpoints.folder_for(ResultCache().root)
+    folder.mkdir(parents=True, exist_ok=True)
+    k0, k1, k2 = (run_key(r) for r in runs)
+    (folder / f"{k0}.json").write_text(json.dumps({"step": 400, "max_steps": 1000, "keys": [k0], "device": "cpu"}))
+    (folder / f"{k1}.json").write_text(json.dumps({"step": 300, "max_steps": 1000, "keys": [k1], "device": "cuda"}))
+    (folder / "chunk-x.json").write_text(json.dumps({"step": 500, "max_steps": 1000, "keys": [k2, "other"],
+                                                      "device": "cpu"}))
+    e = cpu_estimate(runs)
+    assert e.table["steps_done"].tolist() == [400, 0, 0]
+    assert e.table["expected_s"].tolist() == pytest.approx([600 * 0.5, 1000 * 0.5, 1000 * 0.5])
+    assert e.table["bound_s"].tolist() == pytest.approx([600 * 0.5, 1000 * 0.5, 1000 * 0.5])
+    assert "less the 400 steps that 1 checkpointed run resumes from" in e.describe()
+    # Past its expected steps (uncrossed yet), a run costs nothing more by the law; its bound still holds.
+    stopping = dataclasses.replace(runs[0], stop_factor=1.5)
+    beyond = int(expected_steps(stopping)) + 10
+    assert beyond < stopping.max_steps
+    past = estimate([stopping], timer=lambda r: 0.5, done=lambda r: beyond)
+    assert past.table["expected_s"].tolist() == [0.0]
+    assert past.table["bound_s"].tolist() == pytest.approx([(1000 - beyond) * 0.5])
+
+
 def test_the_local_T_exponent_recovers_a_known_slope_between_two_lengths():
     """Plateaus ∝ T^1.5 between 128 and 256 give a local exponent of 1.5, with an interval from the seeds' spread; a
     length with no reached seed gives nan, not a number."""
