@@ -163,6 +163,14 @@ def progress(folder: Path, key: str) -> dict[str, Any] | None:
     return None
 
 
+def cpu_resume_step(folder: Path, key: str) -> int:
+    """The step run ``key`` resumes from when run alone on a CPU: its own checkpoint's, if saved on a CPU; 0 otherwise
+    (a batch of seeds resumes only as that batch, a GPU's state only on a GPU: `training.train_ensemble`)."""
+    info = progress(folder, key)
+    alone_on_cpu = info is not None and info.get("keys") == [key] and str(info.get("device", "cpu")) == "cpu"
+    return int(info["step"]) if alone_on_cpu else 0
+
+
 class Saver:
     """When to save during a loop: every ``every_s`` seconds of wall time (the first save after ``every_s``)."""
 

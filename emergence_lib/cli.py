@@ -133,15 +133,9 @@ def cpu_estimate(missing: list[Any], stored: Sequence[Any] = ()) -> Estimate | N
     on_cpu = [(r, s) for r, s in summaries
               if str(json.loads(cache.path(r).read_text()).get("meta", {}).get("device", "cpu")) == "cpu"]
     folder = checkpoints.folder_for(cache.root)
-
-    def done(run: Any) -> int:
-        # Steps a CPU run resumes from: its own checkpoint, saved on a CPU (a GPU's batch of seeds starts afresh here).
-        info = checkpoints.progress(folder, run_key(run))
-        resumes = info is not None and info.get("keys") == [run_key(run)] and str(info.get("device", "cpu")) == "cpu"
-        return int(info["step"]) if resumes else 0
-
     return estimate(transformer, progress=lambda line: print(line, flush=True),
-                    ratios=StoredRatios.from_stored(summaries), stored_seconds=stored_step_seconds(on_cpu), done=done)
+                    ratios=StoredRatios.from_stored(summaries), stored_seconds=stored_step_seconds(on_cpu),
+                    done=lambda run: checkpoints.cpu_resume_step(folder, run_key(run)))
 
 
 def cmd_status(args: argparse.Namespace) -> None:
