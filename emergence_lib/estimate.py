@@ -133,6 +133,15 @@ def _point(run: Any) -> tuple:
                             getattr(run, "optimizer", "adam"))
 
 
+def _along_width(run: Any) -> tuple:
+    """`_point` with the width left out (d, or N_tokens): the runs whose ratio best predicts a new width's at the
+    same length (T, or N_pairs) and set-up. At T = 256 the stored ratio is 1.5 at d = 16 and 32 and about 1 over
+    the kind (the cheap end's 0.6-1.0 and the B panel pull it down): a new d at T = 256 was priced at 0.65 of it."""
+    point = _point(run)
+    width = 2 if isinstance(run, TransformerRegressionConfig) else 1
+    return point[:width] + point[width + 1:]
+
+
 def _family(run: Any) -> str:
     """Runs whose ratios to their law are pooled where a point has none: a kind, and its optimiser (Adam's ratio to
     Adam's law says nothing of SGD's to SGD's)."""
@@ -148,26 +157,33 @@ def _crossing(summary: dict) -> float:
 @dataclass(frozen=True)
 class StoredRatios:
     """Measured crossing / the law's, from stored runs: per point (a run's seeds aside, `_point`) where that point
-    has stored seeds, else over every stored run of the same kind, else 1 (the law alone)."""
+    has stored seeds, else over the stored runs that differ from it in width alone (`_along_width`), else over every
+    stored run of the same kind, else 1 (the law alone)."""
 
     by_point: dict[tuple, float]
     by_kind: dict[str, float]
+    by_length: dict[tuple, float] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def from_stored(cls, stored: Iterable[tuple[Any, dict]]) -> "StoredRatios":
         logs: dict[tuple, list[float]] = {}
         kinds: dict[str, list[float]] = {}
+        lengths: dict[tuple, list[float]] = {}
         for run, summary in stored:
             crossing = _crossing(summary)
             if crossing > 0 and math.isfinite(crossing):
                 r = math.log(crossing / law_steps(run))
                 logs.setdefault(_point(run), []).append(r)
+                lengths.setdefault(_along_width(run), []).append(r)
                 kinds.setdefault(_family(run), []).append(r)
         mean = lambda v: math.exp(sum(v) / len(v))  # noqa: E731
-        return cls({k: mean(v) for k, v in logs.items()}, {k: mean(v) for k, v in kinds.items()})
+        return cls({k: mean(v) for k, v in logs.items()}, {k: mean(v) for k, v in kinds.items()},
+                   {k: mean(v) for k, v in lengths.items()})
 
     def __call__(self, run: Any) -> float:
-        return self.by_point.get(_point(run), self.by_kind.get(_family(run), 1.0))
+        if _point(run) in self.by_point:
+            return self.by_point[_point(run)]
+        return self.by_length.get(_along_width(run), self.by_kind.get(_family(run), 1.0))
 
 
 def stored_step_seconds(stored: Iterable[tuple[Any, dict]]) -> dict[tuple, tuple[float, int]]:

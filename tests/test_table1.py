@@ -349,6 +349,17 @@ def test_the_estimate_moves_the_law_by_what_stored_runs_measured():
     assert ratios(TransformerRegressionConfig(T=32, d=16, seed=2)) == pytest.approx(4.0), "the geometric mean of 2 and 8"
     assert ratios(TransformerRegressionConfig(T=64, d=16)) == pytest.approx(4.0), "another point: the kind's ratio"
     assert StoredRatios.from_stored([])(done[0]) == 1.0
+    # A new width at a stored length takes that length's ratio, not the kind's (T = 256, d = 64: 1.5, not about 1).
+    wide = ratios.from_stored([(done[0], {"plateau_length": 2 * law}),
+                               (TransformerRegressionConfig(T=64, d=16), {"plateau_length": law_steps(
+                                   TransformerRegressionConfig(T=64, d=16)) / 2})])
+    assert wide(TransformerRegressionConfig(T=32, d=64)) == pytest.approx(2.0), "same T, another d: that T's ratio"
+    assert wide(TransformerRegressionConfig(T=128, d=64)) == pytest.approx(1.0), "no run at that T: the kind's"
+    assert wide(TransformerRegressionConfig(T=32, d=64, B=2)) == pytest.approx(1.0), "another B is another set-up"
+    recall = [TransformerRecallConfig(n_tokens=32, n_pairs=4), TransformerRecallConfig(n_tokens=64, n_pairs=8)]
+    by_pairs = StoredRatios.from_stored([(recall[0], {"emergence_step": 3 * law_steps(recall[0])}),
+                                         (recall[1], {"emergence_step": law_steps(recall[1]) / 3})])
+    assert by_pairs(TransformerRecallConfig(n_tokens=256, n_pairs=4)) == pytest.approx(3.0), "N_pairs is recall's length"
     never = StoredRatios.from_stored([(done[0], {"plateau_length": float("nan")})])
     assert never(done[0]) == 1.0, "a run that never crossed says nothing of the ratio"
     assert expected_steps(done[0], ratios(done[0])) == pytest.approx(4 * law * 1.5)
