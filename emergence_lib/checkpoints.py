@@ -167,8 +167,9 @@ def cpu_resume_step(folder: Path, key: str) -> int:
     """The step run ``key`` resumes from when run alone on a CPU: its own checkpoint's, if saved on a CPU; 0 otherwise
     (a batch of seeds resumes only as that batch, a GPU's state only on a GPU: `training.train_ensemble`)."""
     info = progress(folder, key)
-    alone_on_cpu = info is not None and info.get("keys") == [key] and str(info.get("device", "cpu")) == "cpu"
-    return int(info["step"]) if alone_on_cpu else 0
+    if info is None or info.get("keys") != [key] or str(info.get("device", "cpu")) != "cpu":
+        return 0
+    return int(info["step"])
 
 
 class Saver:
