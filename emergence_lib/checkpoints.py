@@ -169,7 +169,13 @@ def cpu_resume_step(folder: Path, key: str) -> int:
     info = progress(folder, key)
     if info is None or info.get("keys") != [key] or str(info.get("device", "cpu")) != "cpu":
         return 0
-    return int(info["step"])
+    return int(info["step"]) if Checkpoint(Path(folder), (key,)).state_path.is_file() else 0  # no state: afresh
+
+
+def resume_folder(data_root: Path) -> Path:
+    """The folder a sweep storing under ``data_root`` resumes from: the caller's ``$EMERGENCE_CHECKPOINT_DIR``,
+    which wins as in `folder_set`, else `folder_for` it."""
+    return active_folder() or folder_for(data_root)
 
 
 class Saver:

@@ -45,7 +45,7 @@ from .cache import CacheError, ResultCache, differences, kind_version, reproduce
 from .results import RunResult
 from .configs import RUN_CONFIGS, SCALES, ConfigError, Scale, check_scale
 from .devices import resolve_device
-from .estimate import Estimate, StoredRatios, estimate, stored_step_seconds
+from .estimate import Estimate, StoredRatios, estimate, steps_done_in, stored_step_seconds
 from .executors import EXECUTORS, check_executor
 from .migrations import migrate
 from .experiments import figures
@@ -132,10 +132,9 @@ def cpu_estimate(missing: list[Any], stored: Sequence[Any] = ()) -> Estimate | N
     # CPU work at minutes. Crossings do not depend on the device: every stored run moves the law.
     on_cpu = [(r, s) for r, s in summaries
               if str(json.loads(cache.path(r).read_text()).get("meta", {}).get("device", "cpu")) == "cpu"]
-    folder = checkpoints.folder_for(cache.root)
     return estimate(transformer, progress=lambda line: print(line, flush=True),
                     ratios=StoredRatios.from_stored(summaries), stored_seconds=stored_step_seconds(on_cpu),
-                    done=lambda run: checkpoints.cpu_resume_step(folder, run_key(run)))
+                    done=steps_done_in(checkpoints.resume_folder(cache.root)))
 
 
 def cmd_status(args: argparse.Namespace) -> None:

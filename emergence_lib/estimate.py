@@ -16,10 +16,12 @@ import dataclasses
 import math
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
 
+from . import checkpoints
 from .cache import run_key
 from .configs import TransformerRecallConfig, TransformerRegressionConfig
 from .paper import PAPER, figure3_law
@@ -102,6 +104,24 @@ def step_seconds(runs: Iterable[Any], timer: Callable[[Any], float] | None = Non
         if progress is not None:
             progress(f"timed shape {i} of {len(first)} {shape[:3]}: {out[shape]:.3f} s a step")
     return out
+
+
+def steps_done_in(folder: Path | None) -> Callable[[Any], int]:
+    """A run → the step it resumes from on a CPU, from the checkpoints in ``folder`` (None: every run afresh)."""
+    if folder is None:
+        return lambda run: 0
+    return lambda run: checkpoints.cpu_resume_step(folder, run_key(run))
+
+
+def steps_left(run: Any, expected: float, done: int) -> float:
+    """Steps ``run`` has left, resumed at step ``done`` with ``expected`` steps in all by the law. A run already past
+    them has not stopped yet: it stops at ``stop_factor`` × a crossing it has not reached, or reached lately, so at
+    least about (``stop_factor`` − 1) × ``done`` steps more; never past ``max_steps``."""
+    if done <= 0:
+        return expected
+    if run.stop_factor is None:
+        return float(run.max_steps - done)
+    return float(min(run.max_steps - done, max(expected - done, (run.stop_factor - 1) * done)))
 
 
 def law_steps(run: Any) -> float:
@@ -217,8 +237,8 @@ class Estimate:
         read = self.table.loc[self.table["s_per_step_from"] != "timed", "shape"].nunique()
         how = "each shape timed just now" if not read else f"{read} read from stored runs, the rest timed just now"
         resumed = int((self.table["steps_done"] > 0).sum())
-        left = (f", less the {self.table['steps_done'].sum():,} steps that {resumed} checkpointed run"
-                f"{'s resume' if resumed != 1 else ' resumes'} from" if resumed else "")
+        left = (f", for what is left of {resumed} run{'s' if resumed != 1 else ''} resumed from checkpoints "
+                f"({self.table['steps_done'].sum():,} steps done)" if resumed else "")
         return (f"{kinds} of {self.table['shape'].nunique()} shapes ({how}): about "
                 f"{self.expected_hours:,.1f} CPU-hours from the paper's law times what stored runs like them measured "
                 f"against it{left}, at most "
@@ -266,10 +286,9 @@ def estimate(runs: Iterable[Any], timer: Callable[[Any], float] | None = None,
         shape = shape_of(r)
         steps = expected_steps(r, ratios(r) if ratios is not None else 1.0)
         already = min(max(int(done(r)) if done is not None else 0, 0), r.max_steps)
-        # A run past its expected steps has not crossed yet: it is priced at nothing more, its bound still holds.
         rows.append({"run": run_key(r), "kind": r.kind, "shape": shape, "s_per_step": per_step[shape],
                      "s_per_step_from": source[shape], "expected_steps": steps, "steps_done": already,
-                     "expected_s": max(steps - already, 0.0) * per_step[shape],
+                     "expected_s": steps_left(r, steps, already) * per_step[shape],
                      "bound_s": (r.max_steps - already) * per_step[shape]})
     return Estimate(pd.DataFrame(rows, columns=["run", "kind", "shape", "s_per_step", "s_per_step_from",
                                                 "expected_steps", "steps_done", "expected_s", "bound_s"]))

@@ -127,21 +127,23 @@ def _say(line: str) -> None:
     print(f"estimating the CPU time first: {line}", file=sys.stderr, flush=True)
 
 
-def guard_long_work(missing: Sequence[Any], device: str, confirm_cost: bool) -> None:
+def guard_long_work(missing: Sequence[Any], device: str, confirm_cost: bool, folder: Path | None = None) -> None:
     """Refuse, before any compute, missing Transformer runs on a CPU estimated above `LONG_WORK_HOURS`, unless the
     caller (``confirm_cost``) or the process (`confirm_long_work`) said yes. Wherever the work starts: a figure, a
-    chapter's ``ctx.sweep``, ``predict_emergence``, a script."""
+    chapter's ``ctx.sweep``, ``predict_emergence``, a script. A run with a checkpoint in ``folder`` costs what it
+    has left."""
     if confirm_cost or _CONFIRMED["long_work"] or not str(device).startswith("cpu"):
         return
     transformer = [c for c in missing if getattr(c, "kind", None) in TRANSFORMER_KINDS]
     if not transformer:
         return
     from .configs import ConfigError
-    from .estimate import estimate
+    from .estimate import estimate, steps_done_in
 
-    if sum(c.max_steps * _step_ceiling_seconds(c) for c in transformer) < LONG_WORK_HOURS * 3600:
+    done = steps_done_in(folder)
+    if sum((c.max_steps - min(done(c), c.max_steps)) * _step_ceiling_seconds(c) for c in transformer) < LONG_WORK_HOURS * 3600:
         return  # even at its most steps and at a rate every CPU here beats, it is short
-    est = estimate(transformer, progress=_say)  # a line per shape: timing takes seconds each, minutes in all
+    est = estimate(transformer, progress=_say, done=done)  # a line per shape: timing takes seconds each, minutes in all
     if est.expected_hours > LONG_WORK_HOURS:
         raise ConfigError(f"{est.describe()}, on a machine without a GPU: say yes with confirm_cost=True (a chapter's "
                           "-p confirm_cost True, or emergence_lib.experiments.confirm_long_work(True)), or run it "
@@ -182,7 +184,8 @@ def run_sweep(
         unique.setdefault(run_key(c), c)
     results = _stored(unique, cache)  # every stored run read (and validated) before any compute
     missing = [(k, c) for k, c in unique.items() if k not in results]
-    guard_long_work([c for _, c in missing], device, confirm_cost)
+    guard_long_work([c for _, c in missing], device, confirm_cost,
+                    checkpoints.resume_folder(cache.root) if cache is not None else None)
     work = _Computation(cache, results, device, executor, workers, scheduler)
     mine, theirs = work.claim(missing)
     # Long runs checkpoint beside the store they are saved to (`checkpoints`); pool workers inherit the setting.

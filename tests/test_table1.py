@@ -352,10 +352,10 @@ def test_the_estimate_moves_the_law_by_what_stored_runs_measured():
     # A new width at a stored length takes that length's ratio, not the kind's (T = 256, d = 64: 1.5, not about 1).
     wide = ratios.from_stored([(done[0], {"plateau_length": 2 * law}),
                                (TransformerRegressionConfig(T=64, d=16), {"plateau_length": law_steps(
-                                   TransformerRegressionConfig(T=64, d=16)) / 2})])
+                                   TransformerRegressionConfig(T=64, d=16)) * 8})])
     assert wide(TransformerRegressionConfig(T=32, d=64)) == pytest.approx(2.0), "same T, another d: that T's ratio"
-    assert wide(TransformerRegressionConfig(T=128, d=64)) == pytest.approx(1.0), "no run at that T: the kind's"
-    assert wide(TransformerRegressionConfig(T=32, d=64, B=2)) == pytest.approx(1.0), "another B is another set-up"
+    assert wide(TransformerRegressionConfig(T=128, d=64)) == pytest.approx(4.0), "no run at that T: the kind's"
+    assert wide(TransformerRegressionConfig(T=32, d=64, B=2)) == pytest.approx(4.0), "another B is another set-up"
     recall = [TransformerRecallConfig(n_tokens=32, n_pairs=4), TransformerRecallConfig(n_tokens=64, n_pairs=8)]
     by_pairs = StoredRatios.from_stored([(recall[0], {"emergence_step": 3 * law_steps(recall[0])}),
                                          (recall[1], {"emergence_step": law_steps(recall[1]) / 3})])
@@ -520,7 +520,9 @@ def test_the_cli_prices_a_step_from_runs_stored_from_a_cpu_only(data_dir, monkey
 def test_a_checkpointed_run_is_priced_at_the_steps_it_has_left(data_dir, monkeypatch):
     """A run stopped midway resumes from its checkpoint: the estimate prices what it has left, not a fresh run (the
     two recall seeds resumed at steps 3,357 and 2,137 of about 14,000 were priced as if fresh, 2.66 CPU-hours).
-    A batch of seeds saved on a GPU does not resume on a CPU, so it counts nothing."""
+    Only what training resumes from counts: a run's own checkpoint with its state, saved on a CPU, in the folder
+    the sweep will use ($EMERGENCE_CHECKPOINT_DIR wins); a GPU's, a batch of seeds', or a description without its
+    state counts nothing."""
     import json
 
     import emergence_lib.estimate as estimate_module
@@ -529,29 +531,59 @@ def test_a_checkpointed_run_is_priced_at_the_steps_it_has_left(data_dir, monkeyp
     from emergence_lib.cli import cpu_estimate
 
     runs = [TransformerRegressionConfig(T=8, d=2, d_model=32, d_qk=8, lr=3e-3, max_steps=1000, stop_factor=None,
-                                        seed=s) for s in (0, 1, 2)]
+                                        seed=s) for s in (0, 1, 2, 3)]
     monkeypatch.setattr(estimate_module, "time_shape", lambda r: 0.5)
-    fresh = cpu_estimate(runs)
-    assert fresh.table["steps_done"].tolist() == [0, 0, 0]
+    assert cpu_estimate(runs).table["steps_done"].tolist() == [0, 0, 0, 0]
     folder = checkpoints.folder_for(ResultCache().root)
     folder.mkdir(parents=True, exist_ok=True)
-    k0, k1, k2 = (run_key(r) for r in runs)
-    (folder / f"{k0}.json").write_text(json.dumps({"step": 400, "max_steps": 1000, "keys": [k0], "device": "cpu"}))
-    (folder / f"{k1}.json").write_text(json.dumps({"step": 300, "max_steps": 1000, "keys": [k1], "device": "cuda"}))
-    (folder / "chunk-x.json").write_text(json.dumps({"step": 500, "max_steps": 1000, "keys": [k2, "other"],
-                                                      "device": "cpu"}))
+    k0, k1, k2, k3 = (run_key(r) for r in runs)
+
+    def describe(name: str, step: int, keys: list[str], device: str = "cpu", state: bool = True) -> None:
+        (folder / f"{name}.json").write_text(json.dumps({"step": step, "max_steps": 1000, "keys": keys, "device": device}))
+        if state:
+            (folder / f"{name}.pt").write_bytes(b"state")
+
+    describe(k0, 400, [k0])
+    describe(k1, 300, [k1], device="cuda")
+    describe("chunk-x", 500, [k2, "other"])
+    describe(k3, 200, [k3], state=False)
     e = cpu_estimate(runs)
-    assert e.table["steps_done"].tolist() == [400, 0, 0]
-    assert e.table["expected_s"].tolist() == pytest.approx([600 * 0.5, 1000 * 0.5, 1000 * 0.5])
-    assert e.table["bound_s"].tolist() == pytest.approx([600 * 0.5, 1000 * 0.5, 1000 * 0.5])
-    assert "less the 400 steps that 1 checkpointed run resumes from" in e.describe()
-    # Past its expected steps (uncrossed yet), a run costs nothing more by the law; its bound still holds.
-    stopping = dataclasses.replace(runs[0], stop_factor=1.5)
-    beyond = int(expected_steps(stopping)) + 10
-    assert beyond < stopping.max_steps
+    assert e.table["steps_done"].tolist() == [400, 0, 0, 0]
+    assert e.table["expected_s"].tolist() == pytest.approx([600 * 0.5] + [1000 * 0.5] * 3)
+    assert e.table["bound_s"].tolist() == pytest.approx([600 * 0.5] + [1000 * 0.5] * 3)
+    assert "for what is left of 1 run resumed from checkpoints (400 steps done)" in e.describe()
+    elsewhere = data_dir.parent / "elsewhere"
+    monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(elsewhere))
+    assert cpu_estimate(runs).table["steps_done"].tolist() == [0, 0, 0, 0], "the caller's folder is the one used"
+    monkeypatch.delenv(checkpoints.CHECKPOINT_DIR_ENV)
+    # Past its expected steps a run has not stopped yet: it stops at stop_factor × a crossing not yet reached (or
+    # just reached), so at least about (stop_factor - 1) × its steps more; never past max_steps.
+    stopping = dataclasses.replace(runs[0], stop_factor=1.5, max_steps=50_000)
+    beyond = int(expected_steps(stopping)) * 4
     past = estimate([stopping], timer=lambda r: 0.5, done=lambda r: beyond)
-    assert past.table["expected_s"].tolist() == [0.0]
-    assert past.table["bound_s"].tolist() == pytest.approx([(1000 - beyond) * 0.5])
+    assert past.table["expected_s"].tolist() == pytest.approx([0.5 * beyond * 0.5])
+    assert past.table["bound_s"].tolist() == pytest.approx([(50_000 - beyond) * 0.5])
+    near_end = estimate([stopping], timer=lambda r: 0.5, done=lambda r: 49_900)
+    assert near_end.table["expected_s"].tolist() == pytest.approx([100 * 0.5])
+
+
+def test_the_cost_guard_counts_what_a_checkpointed_run_has_left(data_dir, monkeypatch):
+    """The guard that asks before long CPU work prices a resumed run as the estimate does: a run at 10 hours fresh
+    is refused; resumed 3 steps before its end, it is not."""
+    import emergence_lib.estimate as estimate_module
+    from emergence_lib.cache import run_key
+    from emergence_lib.sweep import guard_long_work
+
+    run = TransformerRegressionConfig(T=256, d=64, d_model=256, d_qk=64, max_steps=36_000, stop_factor=None)
+    monkeypatch.setattr(estimate_module, "time_shape", lambda r: 1.0)
+    folder = data_dir.parent / "ck"
+    with pytest.raises(ConfigError, match="CPU"):
+        guard_long_work([run], "cpu", False, folder)
+    folder.mkdir()
+    (folder / f"{run_key(run)}.json").write_text(
+        '{"step": 35997, "max_steps": 36000, "keys": ["%s"], "device": "cpu"}' % run_key(run))
+    (folder / f"{run_key(run)}.pt").write_bytes(b"state")
+    guard_long_work([run], "cpu", False, folder)
 
 
 def test_the_local_T_exponent_recovers_a_known_slope_between_two_lengths():

@@ -26,7 +26,8 @@ from typing import Any, ClassVar, Mapping, Sequence
 from ..cache import REPRODUCE_RTOL, OnCorrupt, ResultCache, default_data_dir, run_key
 from ..configs import SCALES, ConfigError, Scale, check_int, check_probability, check_scale, normalise
 from ..devices import resolve_device
-from ..estimate import estimate
+from .. import checkpoints
+from ..estimate import estimate, steps_done_in
 from ..sweep import LONG_WORK_HOURS, _CONFIRMED, SweepResult, _say, confirm_long_work, run_sweep  # noqa: F401  (confirm_long_work: re-exported)
 
 SMOKE_CACHE_ENV = "EMERGENCE_SMOKE_CACHE"
@@ -131,7 +132,9 @@ class FigureConfig:
                    if r.kind in ("transformer_regression", "transformer_recall") and not cache.path(r).exists()]
         if not missing:
             return
-        est = estimate(missing, progress=_say)  # a line per shape: timing takes seconds each, minutes in all
+        # A line per shape: timing takes seconds each, minutes in all. A run resumed from a checkpoint costs what it
+        # has left.
+        est = estimate(missing, progress=_say, done=steps_done_in(checkpoints.resume_folder(cache.root)))
         if est.expected_hours > LONG_WORK_HOURS:
             raise ConfigError(
                 f"{self.name} at scale {self.scale!r} on a machine without a GPU: {est.describe()}. Say yes with "
