@@ -245,13 +245,14 @@ class Estimate:
                 f"{self.bound_hours:,.1f} if every run trains to its max_steps")
 
     def table_text(self) -> str:
-        """One line per shape, in the runs' order: runs, seconds a step (timed), expected steps and CPU-hours."""
+        """One line per shape, in the runs' order: runs, seconds a step, expected steps a run, the steps its runs'
+        checkpoints hold in all, and the CPU-hours left."""
         t = self.table
-        lines = ["shape (kind, T or V, d or pairs, ...)  runs  s/step  expected steps  done (checkpoints)  CPU-h left  "
-                 "s/step from"]
+        lines = ["shape (kind, T or V, d or pairs, ...)  runs  s/step  expected steps  done (checkpoints, all runs)  "
+                 "CPU-h left  s/step from"]
         for shape, g in t.groupby("shape", sort=False):
             lines.append(f"{str(shape[:3]):<38} {len(g):>4}  {g['s_per_step'].iloc[0]:6.3f}  "
-                         f"{g['expected_steps'].mean():>14,.0f}  {g['steps_done'].mean():>18,.0f}  "
+                         f"{g['expected_steps'].mean():>14,.0f}  {g['steps_done'].sum():>28,.0f}  "
                          f"{g['expected_s'].sum() / 3600:10.2f}  {g['s_per_step_from'].iloc[0]}")
         return "\n".join(lines)
 

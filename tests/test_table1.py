@@ -552,6 +552,7 @@ def test_a_checkpointed_run_is_priced_at_the_steps_it_has_left(data_dir, monkeyp
     assert e.table["expected_s"].tolist() == pytest.approx([600 * 0.5] + [1000 * 0.5] * 3)
     assert e.table["bound_s"].tolist() == pytest.approx([600 * 0.5] + [1000 * 0.5] * 3)
     assert "for what is left of 1 run resumed from checkpoints (400 steps done)" in e.describe()
+    assert e.table_text().splitlines()[1].split()[-3] == "400", "the shape's line: steps done by its runs in all"
     elsewhere = data_dir.parent / "elsewhere"
     monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(elsewhere))
     assert cpu_estimate(runs).table["steps_done"].tolist() == [0, 0, 0, 0], "the caller's folder is the one used"
