@@ -327,37 +327,49 @@ def test_the_placement_sentence_names_the_most_common_layer_and_every_tie():
 
 
 def test_the_figure4_answer_is_generated_from_the_verdicts_and_the_laptop_fit():
-    """Chapter 04's paragraph on Table 1's model says each judged exponent with its interval and verdict, "not run
-    yet" for one that is not judged, how many points differ from the law, why an interval was widened, and the
-    laptop fit's exponents beside Table 1's as numbers (recovered from a known power law)."""
+    """Chapter 04's paragraph on Table 1's model says each judged exponent with its interval and verdict, no number
+    for one not judged (not run yet, or the smoke scale), how many judged points differ from the law and how many
+    are not judged, why an interval was widened (a p bound that never rounds down), and the laptop fit's exponents
+    as 95% intervals on their own grid, recovered from a known power law, saying whether they overlap Table 1's."""
     from types import SimpleNamespace
 
     from emergence_lib.experiments.recall_table1 import show as rt1_show
 
     exps = pd.DataFrame({"exponent": ["N_tokens", "N_tokens", "N_pairs", "N_pairs"], "level": ["5%", "50%"] * 2,
-                         "ours": [1.55, 0.83, 2.40, 1.72], "low": [1.13, 0.73, 1.52, 1.55],
-                         "high": [1.96, 0.93, 3.28, 1.89],
+                         "ours": [1.55, 0.70, 2.40, 1.72], "low": [1.13, 0.60, 1.52, 1.55],
+                         "high": [1.96, 0.80, 3.28, 1.89],
                          "recorded": ["point means (6 df): the law misfits", "Welch (registered)",
                                       "point means (5 df): the law misfits", "point means (5 df): the law misfits"],
-                         "lack_of_fit_p": [7.5e-6, 0.3, 7.7e-8, 3.1e-5]})
-    status = {"recall_t1.figure4.tokens_exponent_5": "differs", "recall_t1.figure4.tokens_exponent_50": "agrees",
+                         "lack_of_fit_p": [7.4e-6, 0.3, 7.7e-8, 3.1e-5]})
+    status = {"recall_t1.figure4.tokens_exponent_5": "differs", "recall_t1.figure4.tokens_exponent_50": "differs",
               "recall_t1.figure4.pairs_exponent_5": "inconclusive", "recall_t1.figure4.pairs_exponent_50": "not run",
-              "recall_t1.figure4.V32_N4": "differs", "recall_t1.figure4.V64_N4": "agrees"}
-    points = pd.DataFrame({"N_tokens": [32, 64, 64], "N_pairs": [4, 4, 16], "ratio": [0.08, 0.9, np.nan],
-                           "complete": [True, True, False]})
+              "recall_t1.figure4.V32_N4": "differs", "recall_t1.figure4.V64_N4": "agrees",
+              "recall_t1.figure4.V64_N8": "inconclusive"}
+    points = pd.DataFrame({"N_tokens": [32, 64, 64, 64], "N_pairs": [4, 4, 8, 16], "ratio": [0.08, 0.9, np.nan, np.nan],
+                           "complete": [True, True, True, False]})
     rows = [{"n_tokens": V, "n_pairs": N, "lr": lr, "seed": s,
              "emergence_step": 3.0 * V ** 0.9 * N ** 2.1 * (1 if lr == 1e-3 else 2) * (1 + 0.01 * s)}
             for V in (16, 32, 64) for N in (2, 4, 8) for lr in (1e-3, 3e-4) for s in (0, 1)]
     laptop = {"grid": SimpleNamespace(summary=pd.DataFrame(rows))}
-    text = rt1_show.figure4_answer(SimpleNamespace(exponents=exps, status=status, points=points), laptop)
-    assert "0.83 [0.73, 0.93] on N_tokens (the paper's 0.79: agrees)" in text
+    grid = SimpleNamespace(threshold=0.5, lrs=(1e-3, 3e-4), n_tokens=(16, 32, 64), n_pairs=(2, 4, 8))
+    t1 = SimpleNamespace(exponents=exps, status=status, points=points)
+    text = rt1_show.figure4_answer(t1, laptop, grid)
+    assert "0.70 [0.60, 0.80] on N_tokens (the paper's 0.79: differs)" in text
     assert "1.55 [1.13, 1.96] on N_tokens (the paper's 0.79: differs)" in text
     assert "2.40 [1.52, 3.28] on N_pairs (the paper's 2.25: inconclusive)" in text
-    assert "not run yet on N_pairs" in text and "1.72" not in text, "an exponent not judged shows no number"
-    assert "in 0.08 to 0.90 of the law's steps (1 of 2 points differ from it)" in text
-    assert "so 2 of 3 intervals come from the point means' residuals" in text and "p ≤ 8e-06" in text
-    assert "has 0.90 ± 0.00 and 2.10 ± 0.00" in text and "N_tokens ≤ 64, N_pairs ≤ 8" in text
-    assert "are 0.07 lower (N_tokens)." in text, "Table 1's 50% exponent beside the laptop's: 0.83 - 0.90, and no N_pairs"
-    bare = rt1_show.figure4_answer(SimpleNamespace(exponents=exps, status={}, points=points.iloc[:0]),
-                                   {"grid": SimpleNamespace(summary=pd.DataFrame())})
-    assert bare.count("not run yet") == 4 and "laptop" not in bare and "misfits" not in bare
+    assert "not judged on N_pairs (not run yet)" in text and "1.72" not in text, "an exponent not judged: no number"
+    assert "answering any value of the context already scores 6% to 25%" in text, "1/16 to 1/4: from the points"
+    assert "The 2 judged points reach 5% in 0.08 to 0.90 of the law's steps (1 of them differ from it; 2 more not judged)" in text
+    assert "so 2 of 3 intervals come from the point means' residuals" in text and "p ≤ 8e-06" in text, "7.4e-6 rounds up"
+    assert "at 50% test accuracy over N_tokens 16–64 and N_pairs 2–8" in text and "fastest of its learning rates 0.001, 0.0003" in text
+    assert "has 0.90 [0.90, 0.90] on N_tokens (95%)" in text and "on N_pairs (95%)" not in text, "only judged 50% exponents"
+    assert "the intervals do not overlap on N_tokens (Table 1's lower)" in text, "[0.60, 0.80] lies below 0.90 ± 0"
+    wide = rt1_show.figure4_answer(SimpleNamespace(exponents=exps.assign(high=[1.96, 0.95, 3.28, 1.89]), status=status,
+                                                   points=points), laptop, grid)
+    assert "overlap on every exponent, so this comparison cannot tell them apart" in wide
+    smoke = rt1_show.figure4_answer(SimpleNamespace(exponents=exps, status={k: "smoke" for k in status}, points=points),
+                                    laptop, grid)
+    assert smoke.count("(smoke)") == 4 and "1.55" not in smoke and "laptop" not in smoke and "judged points" not in smoke
+    bare = rt1_show.figure4_answer(SimpleNamespace(exponents=exps.assign(ours=np.nan), status={}, points=points.iloc[:0]),
+                                   {"grid": SimpleNamespace(summary=pd.DataFrame())}, grid)
+    assert bare.count("not run yet") == 4 and "laptop" not in bare and "misfits" not in bare and "plateau" not in bare

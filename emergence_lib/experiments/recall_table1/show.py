@@ -5,8 +5,9 @@ count (``recall_t1.*``, registered before any of these runs)."""
 
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
-from typing import Callable
+from typing import Any, Callable
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -149,55 +150,87 @@ def compared_with_laptop(res4: dict) -> pd.DataFrame:
     return table
 
 
-def figure4_answer(t1: SimpleNamespace, res4: dict) -> str:
-    """Figure 4 on Table 1's model in a paragraph generated from its verdicts (``t1``: `figure4`'s result): both
-    exponents at 50% (the jump) and at the paper's 5%, each beside the paper's and its status; the points' ratios to
-    the law; and the laptop substitute's exponents (``res4``: its Figure 4 results; pinned, not evidence) as numbers
-    beside Table 1's (glued: rt1_answer)."""
+JUDGED = ("agrees", "differs", "inconclusive")
+
+
+def _exponent_key(axis: str, level: str) -> str:
+    return f"{KEY}.figure4.{'tokens' if axis == 'N_tokens' else 'pairs'}_exponent_{level[:-1]}"
+
+
+def exponent_phrase(t1: SimpleNamespace, axis: str, level: str) -> str:
+    """How `figure4_answer` states one exponent (``axis`` "N_tokens" or "N_pairs" at ``level`` "5%" or "50%"): its
+    value and interval, the paper's and the verdict when judged; "not judged (status)" otherwise, with no number."""
     from ...paper import paper_number
+
+    status = t1.status.get(_exponent_key(axis, level))
+    row = t1.exponents.set_index(["exponent", "level"]).loc[(axis, level)]
+    if status not in JUDGED or not np.isfinite(float(row["ours"])):
+        return f"not judged on {axis} ({'not run yet' if status in (None, 'not run') else status})"
+    paper = paper_number(f"figure4.{axis}")
+    return f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}] on {axis} (the paper's {paper:.2f}: {status})"
+
+
+def _at_most(p: float) -> str:
+    """``p`` rounded up to one significant figure: a bound it never exceeds."""
+    e = math.floor(math.log10(p))
+    return f"{math.ceil(p / 10 ** e - 1e-9) * 10.0 ** e:.0e}"
+
+
+def figure4_answer(t1: SimpleNamespace, res4: dict, grid: Any) -> str:
+    """Figure 4 on Table 1's model in a paragraph generated from its verdicts (``t1``: `figure4`'s result): both
+    exponents at 50% (the jump) and at the paper's 5% (`exponent_phrase`), the judged points' ratios to the law, and
+    the laptop substitute's fit (``res4``, ``grid``: its Figure 4 results and grid; a pin, not evidence) as 95%
+    intervals beside Table 1's, each on its own grid (glued: rt1_answer)."""
+    from ...metrics import t_quantile_975
     from ..recall import read as laptop_read
 
+    phrase = lambda axis, level: exponent_phrase(t1, axis, level)  # noqa: E731
+    text = (f"At 50% test accuracy, the middle of the jump, the exponents are {phrase('N_tokens', '50%')} and "
+            f"{phrase('N_pairs', '50%')}. At the paper's 5% they are {phrase('N_tokens', '5%')} and "
+            f"{phrase('N_pairs', '5%')}.")
     exps = t1.exponents.set_index(["exponent", "level"])
-    paper = {"N_tokens": paper_number("figure4.N_tokens"), "N_pairs": paper_number("figure4.N_pairs")}
-
-    def one(axis: str, level: str) -> str:
-        status = t1.status.get(f"{KEY}.figure4.{'tokens' if axis == 'N_tokens' else 'pairs'}_exponent_{level[:-1]}")
-        if status in (None, "not run"):
-            return f"not run yet on {axis}"
-        r = exps.loc[(axis, level)]
-        return f"{r['ours']:.2f} [{r['low']:.2f}, {r['high']:.2f}] on {axis} (the paper's {paper[axis]:.2f}: {status})"
-
-    text = (f"At 50% test accuracy, the middle of the jump, the exponents are {one('N_tokens', '50%')} and "
-            f"{one('N_pairs', '50%')}. At the paper's 5% they are {one('N_tokens', '5%')} and "
-            f"{one('N_pairs', '5%')}; at these vocabularies 5% is crossed inside the plateau, so these read noise as "
-            "much as emergence.")
-    judged = t1.points[t1.points["complete"] & np.isfinite(t1.points["ratio"].astype(float))]
-    if len(judged):
-        points = [t1.status.get(f"{KEY}.figure4.V{V}_N{N}") for V, N in zip(judged["N_tokens"], judged["N_pairs"])]
-        text += (f" Every point reaches 5% in {judged['ratio'].min():.2f} to {judged['ratio'].max():.2f} of the "
-                 f"law's steps ({points.count('differs')} of {len(points)} points differ from it).")
-    judged_exps = [k for k in exps.index if t1.status.get(f"{KEY}.figure4.{'tokens' if k[0] == 'N_tokens' else 'pairs'}"
-                                                         f"_exponent_{k[1][:-1]}") not in (None, "not run")]
-    widened = [k for k in judged_exps if str(exps.loc[k, "recorded"]).startswith("point means")]
+    judged = [(a, lv) for a, lv in exps.index if t1.status.get(_exponent_key(a, lv)) in JUDGED]
+    pairs = sorted(set(t1.points["N_pairs"])) if len(t1.points) else []
+    if any(lv == "5%" for _, lv in judged) and pairs:
+        text += (f" With {pairs[0]} to {pairs[-1]} pairs, answering any value of the context already scores "
+                 f"{1 / pairs[-1]:.0%} to {1 / pairs[0]:.0%}, above 5%: 5% is crossed inside the plateau, so the 5% "
+                 "exponents read noise as much as emergence.")
+    point_status = {(V, N): t1.status.get(f"{KEY}.figure4.V{V}_N{N}") for V, N in zip(t1.points["N_tokens"], t1.points["N_pairs"])}
+    judged_points = t1.points[[point_status[(V, N)] in JUDGED and np.isfinite(float(r))
+                               for V, N, r in zip(t1.points["N_tokens"], t1.points["N_pairs"], t1.points["ratio"])]]
+    if len(judged_points):
+        statuses = [point_status[(V, N)] for V, N in zip(judged_points["N_tokens"], judged_points["N_pairs"])]
+        rest = len(t1.points) - len(judged_points)
+        text += (f" The {len(judged_points)} judged points reach 5% in {judged_points['ratio'].min():.2f} to "
+                 f"{judged_points['ratio'].max():.2f} of the law's steps ({statuses.count('differs')} of them differ "
+                 "from it" + (f"; {rest} more not judged" if rest else "") + ").")
+    widened = [k for k in judged if str(exps.loc[k, "recorded"]).startswith("point means")]
     if widened:
-        p_max = float(exps.loc[widened, "lack_of_fit_p"].astype(float).max())
-        which = "each interval comes" if len(widened) == len(judged_exps) else f"{len(widened)} of {len(judged_exps)} intervals come"
-        text += (f" The power law misfits these points by more than seeds scatter (lack-of-fit p ≤ {p_max:.1g}), "
-                 f"so {which} from the point means' residuals.")
+        which = "each interval comes" if len(widened) == len(judged) else f"{len(widened)} of {len(judged)} intervals come"
+        text += (f" The power law misfits these points by more than seeds scatter (lack-of-fit p ≤ "
+                 f"{_at_most(float(exps.loc[widened, 'lack_of_fit_p'].astype(float).max()))}), so {which} from the "
+                 "point means' residuals.")
     summary = res4["grid"].summary
     best = laptop_read.best_lr_table(summary)[1] if len(summary) else summary
-    if len(best) > 3 and np.isfinite(best["emergence_step"].astype(float)).all():
+    fifty = [a for a, lv in judged if lv == "50%"]
+    if fifty and len(best) > 3 and np.isfinite(best["emergence_step"].astype(float)).all():
         _, lap = laptop_read.figure4_fit(best)
-        a, b = lap.exponents["N_tokens"], lap.exponents["N_pairs"]
-        text += (f" The laptop substitute's fit at 50% (N_tokens ≤ {int(summary['n_tokens'].max())}, N_pairs ≤ "
-                 f"{int(summary['n_pairs'].max())}, each point at its faster learning rate; a pin, not evidence) has "
-                 f"{a:.2f} ± {lap.stderr['N_tokens']:.2f} and {b:.2f} ± {lap.stderr['N_pairs']:.2f}")
-        gaps = [(axis, float(exps.loc[(axis, "50%"), "ours"]) - lap_value)
-                for axis, lap_value in (("N_tokens", a), ("N_pairs", b)) if (axis, "50%") in judged_exps]
-        if gaps:  # judged exponents only: one not run yet shows no number
-            text += ": Table 1's model's exponents at 50% are " + " and ".join(
-                f"{abs(g):.2f} {'lower' if g < 0 else 'higher'} ({axis})" for axis, g in gaps)
-        text += "."
+        t = t_quantile_975(max(lap.n - len(lap.predictors) - 1, 1))
+        lr = ("each point at the fastest of its learning rates " + ", ".join(f"{v:g}" for v in grid.lrs)
+              if len(grid.lrs) > 1 else f"lr {grid.lrs[0]:g}")
+        laptop = " and ".join(f"{lap.exponents[a]:.2f} [{lap.exponents[a] - t * lap.stderr[a]:.2f}, "
+                              f"{lap.exponents[a] + t * lap.stderr[a]:.2f}] on {a}" for a in fifty)
+        apart = [f"{a} (Table 1's {'lower' if exps.loc[(a, '50%'), 'high'] < lap.exponents[a] else 'higher'})"
+                 for a in fifty if exps.loc[(a, "50%"), "high"] < lap.exponents[a] - t * lap.stderr[a]
+                 or exps.loc[(a, "50%"), "low"] > lap.exponents[a] + t * lap.stderr[a]]
+        text += (f" The laptop substitute's fit, at {grid.threshold:.0%} test accuracy over N_tokens "
+                 f"{min(grid.n_tokens)}–{max(grid.n_tokens)} and N_pairs {min(grid.n_pairs)}–{max(grid.n_pairs)} "
+                 f"({lr}; one law over all points; a pin, not evidence), has {laptop} (95%). Table 1's grid is "
+                 f"N_tokens {int(t1.points['N_tokens'].min())}–{int(t1.points['N_tokens'].max())} and N_pairs "
+                 f"{pairs[0]}–{pairs[-1]}: " + (
+                     "the intervals do not overlap on " + " and ".join(apart) if apart else
+                     "the two models' intervals overlap on every exponent, so this comparison cannot tell them apart")
+                 + ".")
     glue_text("rt1_answer", text)
     return text
 
