@@ -180,6 +180,12 @@ ready.then(() => { try {
     // Figure images a reader cannot open at full size (the zoom link of _static/figure_zoom.js).
     unzoomable: Array.from(article.querySelectorAll("img")).filter((i) => /_images\//.test(i.src) && !i.closest('a[href]')).length,
     viewport_height: window.innerHeight,
+    // Glued (pasted) text in prose set heavier than the text around it (myst-nb's default bolds it all; a result
+    // box's verdicts and table cells keep it, for scanning).
+    bold_glued: Array.from(article.querySelectorAll('span.pasted-text'))
+      .filter((el) => el.parentElement && !el.closest('.admonition, table'))
+      .filter((el) => parseInt(getComputedStyle(el).fontWeight) > parseInt(getComputedStyle(el.parentElement).fontWeight))
+      .map((el) => el.textContent.slice(0, 60)),
     // Search fields a reader sees (the sidebar's form, the header's button): one is enough.
     search_boxes: Array.from(document.querySelectorAll('form.bd-search, button.search-button-field'))
       .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; }).length,
@@ -214,6 +220,7 @@ class PageReport:
     unzoomable: int = 0  # figure images not linked to their full-size file
     viewport_height: float = 0.0
     wide_math: list[str] = field(default_factory=list)  # display equations wider than their column
+    bold_glued: list[str] = field(default_factory=list)  # glued text heavier than the text around it
     screenshot: str | None = None
     text: str = field(default="", repr=False)
     prose: str = field(default="", repr=False)
@@ -251,7 +258,7 @@ def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | N
         image_scales=[im["scale"] for im in info["images"] if im.get("scale") and "_images/" in im["src"]],
         wide_math=info["wide_math"], result_box_top=info["result_box_top"], first_figure_top=info["first_figure_top"],
         verdict_top=info["verdict_top"], unzoomable=info["unzoomable"], viewport_height=info["viewport_height"],
-        text=text, prose=info["prose"],
+        text=text, prose=info["prose"], bold_glued=info["bold_glued"],
     )
 
 

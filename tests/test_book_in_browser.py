@@ -140,6 +140,13 @@ def test_no_e_notation_in_prose_or_tables(reports):
     assert not found, found
 
 
+def test_glued_text_takes_the_weight_of_the_prose_around_it(reports):
+    """A generated sentence glued into a paragraph reads as prose, not in bold (myst-nb's default bolds every glued
+    text: chapter 04's paragraph on Figure 4 was a block of bold). Result boxes and tables keep bold verdicts."""
+    found = {page: r.bold_glued[:3] for page, r in reports.items() if r.bold_glued}
+    assert not found, found
+
+
 def test_no_open_table_is_wider_than_its_column(reports):
     wide = {page: r.wide_tables for page, r in reports.items() if r.wide_tables}
     assert not wide, f"tables wider than their column at 1280 px: {wide}"

@@ -360,7 +360,7 @@ def test_the_figure4_answer_is_generated_from_the_verdicts_and_the_laptop_fit():
     assert "not judged on N_pairs (not run yet)" in text and "1.72" not in text, "an exponent not judged: no number"
     assert "answering any value of the context already scores 6% to 25%" in text, "1/16 to 1/4: from the points"
     assert "The 2 judged points reach 5% in 0.08 to 0.90 of the law's steps (1 of them differ from it; 2 more not judged)" in text
-    assert "so 2 of 3 intervals come from the point means' residuals" in text and "p ≤ 8e-06" in text, "7.4e-6 rounds up"
+    assert "so 2 of 3 intervals come from the point means' residuals" in text and "p ≤ 8 × 10⁻⁶" in text, "7.4e-6 rounds up"
     assert "at 50% test accuracy over N_tokens 16–64 and N_pairs 2–8" in text and "fastest of its learning rates 0.001, 0.0003" in text
     assert "has 0.90 [0.90, 0.90] on N_tokens (95%)" in text and "on N_pairs (95%)" not in text, "only judged 50% exponents"
     assert "the intervals do not overlap on N_tokens (Table 1's lower)" in text, "[0.60, 0.80] lies below 0.90 ± 0"

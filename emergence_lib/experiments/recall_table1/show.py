@@ -171,9 +171,11 @@ def exponent_phrase(t1: SimpleNamespace, axis: str, level: str) -> str:
 
 
 def _at_most(p: float) -> str:
-    """``p`` rounded up to one significant figure: a bound it never exceeds."""
+    """``p`` rounded up to one significant figure, as a reader writes it ("8 × 10⁻⁶"): a bound it never exceeds."""
+    from ...report import format_number
+
     e = math.floor(math.log10(p))
-    return f"{math.ceil(p / 10 ** e - 1e-9) * 10.0 ** e:.0e}"
+    return format_number(math.ceil(p / 10 ** e - 1e-9) * 10.0 ** e, ".0e")
 
 
 def figure4_answer(t1: SimpleNamespace, res4: dict, grid: Any) -> str:
