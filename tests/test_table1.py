@@ -384,6 +384,20 @@ def test_a_shape_with_stored_runs_is_priced_at_what_they_took_and_not_timed():
     assert list(e.table["s_per_step"]) == [3.0, 0.5]
     assert list(e.table["s_per_step_from"]) == ["3 stored runs", "timed"]
     assert "1 read from stored runs" in e.describe() and any("median of 3 stored runs" in line for line in lines)
+    # Another width (d) at a stored length: priced at the stored runs of that length, not timed (a timing of the
+    # training steps alone read half of what whole runs took at T = 256). Recall's width is N_tokens.
+    timed.clear()
+    wider = estimate([TransformerRegressionConfig(T=32, d=64)], timer=lambda r: timed.append(r) or 0.5,
+                     stored_seconds=seconds)
+    assert not timed and list(wider.table["s_per_step"]) == [3.0] and "(each read from stored runs)" in wider.describe()
+    assert list(wider.table["s_per_step_from"]) == ["3 stored runs at other widths"]
+    recall = [TransformerRecallConfig(n_tokens=V, n_pairs=8) for V in (32, 64)]
+    by_vocabulary = estimate(recall[1:], timer=lambda r: timed.append(r) or 0.5,
+                             stored_seconds=stored_step_seconds([(recall[0], {"seconds": 40.0, "steps_run": 100})]))
+    assert not timed and list(by_vocabulary.table["s_per_step"]) == [0.4]
+    longer = estimate([TransformerRecallConfig(n_tokens=32, n_pairs=16)], timer=lambda r: timed.append(r) or 0.5,
+                      stored_seconds=stored_step_seconds([(recall[0], {"seconds": 40.0, "steps_run": 100})]))
+    assert len(timed) == 1 and list(longer.table["s_per_step"]) == [0.5], "more pairs is another length: timed"
 
 
 def test_an_incomplete_point_is_drawn_hollow_and_unjudged_beside_the_complete_ones():
