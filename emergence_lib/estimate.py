@@ -153,17 +153,10 @@ def _point(run: Any) -> tuple:
                             getattr(run, "optimizer", "adam"))
 
 
-def _along_width(run: Any) -> tuple:
-    """`_point` with the width left out (d, or N_tokens): the runs whose ratio best predicts a new width's at the
-    same length (T, or N_pairs) and set-up. At T = 256 the stored ratio is 1.5 at d = 16 and 32 and about 1 over
-    the kind (the cheap end's 0.6-1.0 and the B panel pull it down): a new d at T = 256 was priced at 0.65 of it."""
-    point = _point(run)
-    width = 2 if isinstance(run, TransformerRegressionConfig) else 1
-    return point[:width] + point[width + 1:]
-
-
 def _without_width(shape: tuple) -> tuple:
-    """A `shape_of` tuple with its width left out (regression's d, recall's N_tokens)."""
+    """A `shape_of` (or `_point`) tuple with its width left out (regression's d, recall's N_tokens): the same length
+    (T, or N_pairs) and set-up. At T = 256 the stored ratio is 1.5 at d = 16 and 32 and about 1 over the kind (the
+    cheap end's 0.6-1.0 and the B panel pull it down): a new d at T = 256 was priced at 0.65 of it."""
     width = 2 if shape[0] == "transformer_regression" else 1
     return shape[:width] + shape[width + 1:]
 
@@ -183,7 +176,7 @@ def _crossing(summary: dict) -> float:
 @dataclass(frozen=True)
 class StoredRatios:
     """Measured crossing / the law's, from stored runs: per point (a run's seeds aside, `_point`) where that point
-    has stored seeds, else over the stored runs that differ from it in width alone (`_along_width`), else over every
+    has stored seeds, else over the stored runs that differ from it in width alone (`_without_width`), else over every
     stored run of the same kind, else 1 (the law alone)."""
 
     by_point: dict[tuple, float]
@@ -200,7 +193,7 @@ class StoredRatios:
             if crossing > 0 and math.isfinite(crossing):
                 r = math.log(crossing / law_steps(run))
                 logs.setdefault(_point(run), []).append(r)
-                lengths.setdefault(_along_width(run), []).append(r)
+                lengths.setdefault(_without_width(_point(run)), []).append(r)
                 kinds.setdefault(_family(run), []).append(r)
         mean = lambda v: math.exp(sum(v) / len(v))  # noqa: E731
         return cls({k: mean(v) for k, v in logs.items()}, {k: mean(v) for k, v in kinds.items()},
@@ -209,7 +202,7 @@ class StoredRatios:
     def __call__(self, run: Any) -> float:
         if _point(run) in self.by_point:
             return self.by_point[_point(run)]
-        return self.by_length.get(_along_width(run), self.by_kind.get(_family(run), 1.0))
+        return self.by_length.get(_without_width(_point(run)), self.by_kind.get(_family(run), 1.0))
 
 
 def stored_step_seconds(stored: Iterable[tuple[Any, dict]]) -> dict[tuple, tuple[float, int]]:
@@ -279,7 +272,7 @@ def estimate(runs: Iterable[Any], timer: Callable[[Any], float] | None = None,
     `StoredRatios`) less the steps ``done`` already (a checkpoint it resumes from): a run stopped midway costs what
     it has left, not a fresh run's time (a Figure 3 seed at T = 256 spans several sessions)."""
     runs = list(runs)
-    stored_seconds = dict(stored_seconds or {})
+    stored_seconds = stored_seconds or {}
     # A shape with no stored runs of its own takes those of its other widths (d, or N_tokens: a few percent of a
     # step's work), over whole runs as they ran here: at T = 256 a timing read 0.76 s a step where stored runs at
     # d = 16 and 32 took 1.2-2.1 s (evaluations, and two runs sharing the cores).

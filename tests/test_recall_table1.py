@@ -329,8 +329,9 @@ def test_the_placement_sentence_names_the_most_common_layer_and_every_tie():
 def test_the_figure4_answer_is_generated_from_the_verdicts_and_the_laptop_fit():
     """Chapter 04's paragraph on Table 1's model says each judged exponent with its interval and verdict, no number
     for one not judged (not run yet, or the smoke scale), how many judged points differ from the law and how many
-    are not judged, why an interval was widened (a p bound that never rounds down), and the laptop fit's exponents
-    as 95% intervals on their own grid, recovered from a known power law, saying whether they overlap Table 1's."""
+    are not judged, why an interval was widened (a p bound that never rounds down), and the laptop's recorded
+    exponents (here from a fit to a known power law) as 95% intervals on their own grid, saying whether they
+    overlap Table 1's."""
     from types import SimpleNamespace
 
     from emergence_lib.experiments.recall_table1 import show as rt1_show
@@ -347,10 +348,19 @@ def test_the_figure4_answer_is_generated_from_the_verdicts_and_the_laptop_fit():
               "recall_t1.figure4.V64_N8": "inconclusive"}
     points = pd.DataFrame({"N_tokens": [32, 64, 64, 64], "N_pairs": [4, 4, 8, 16], "ratio": [0.08, 0.9, np.nan, np.nan],
                            "complete": [True, True, True, False]})
+    # The laptop's recorded exponents, from a fit to a known power law (0.9 and 2.1, exact, so a zero-width interval).
+    from emergence_lib.claims import ClaimResult, claim
+    from emergence_lib.experiments.recall import read as laptop_read
+    from emergence_lib.metrics import t_quantile_975
+
     rows = [{"n_tokens": V, "n_pairs": N, "lr": lr, "seed": s,
              "emergence_step": 3.0 * V ** 0.9 * N ** 2.1 * (1 if lr == 1e-3 else 2) * (1 + 0.01 * s)}
             for V in (16, 32, 64) for N in (2, 4, 8) for lr in (1e-3, 3e-4) for s in (0, 1)]
-    laptop = {"grid": SimpleNamespace(summary=pd.DataFrame(rows))}
+    _, fit = laptop_read.figure4_fit(laptop_read.best_lr_table(pd.DataFrame(rows))[1])
+    t = t_quantile_975(fit.n - len(fit.predictors) - 1)
+    laptop = [ClaimResult(claim(f"figure4.{name}_exponent"), fit.exponents[axis], "inconclusive",
+                          (fit.exponents[axis] - t * fit.stderr[axis], fit.exponents[axis] + t * fit.stderr[axis]))
+              for name, axis in (("tokens", "N_tokens"), ("pairs", "N_pairs"))]
     grid = SimpleNamespace(threshold=0.5, lrs=(1e-3, 3e-4), n_tokens=(16, 32, 64), n_pairs=(2, 4, 8))
     t1 = SimpleNamespace(exponents=exps, status=status, points=points)
     text = rt1_show.figure4_answer(t1, laptop, grid)
@@ -371,5 +381,5 @@ def test_the_figure4_answer_is_generated_from_the_verdicts_and_the_laptop_fit():
                                     laptop, grid)
     assert smoke.count("(smoke)") == 4 and "1.55" not in smoke and "laptop" not in smoke and "judged points" not in smoke
     bare = rt1_show.figure4_answer(SimpleNamespace(exponents=exps.assign(ours=np.nan), status={}, points=points.iloc[:0]),
-                                   {"grid": SimpleNamespace(summary=pd.DataFrame())}, grid)
+                                   [], grid)
     assert bare.count("not run yet") == 4 and "laptop" not in bare and "misfits" not in bare and "plateau" not in bare

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -178,14 +178,11 @@ def _at_most(p: float) -> str:
     return format_number(math.ceil(p / 10 ** e - 1e-9) * 10.0 ** e, ".0e")
 
 
-def figure4_answer(t1: SimpleNamespace, res4: dict, grid: Any) -> str:
+def figure4_answer(t1: SimpleNamespace, laptop: Sequence[claims.ClaimResult], grid: Any) -> str:
     """Figure 4 on Table 1's model in a paragraph generated from its verdicts (``t1``: `figure4`'s result): both
     exponents at 50% (the jump) and at the paper's 5% (`exponent_phrase`), the judged points' ratios to the law, and
-    the laptop substitute's fit (``res4``, ``grid``: its Figure 4 results and grid; a pin, not evidence) as 95%
-    intervals beside Table 1's, each on its own grid (glued: rt1_answer)."""
-    from ...metrics import t_quantile_975
-    from ..recall import read as laptop_read
-
+    the laptop substitute's exponents (``laptop``: its recorded ``figure4.*_exponent`` claims, pins, not evidence;
+    ``grid``: its grid) as 95% intervals beside Table 1's, each on its own grid (glued: rt1_answer)."""
     phrase = lambda axis, level: exponent_phrase(t1, axis, level)  # noqa: E731
     text = (f"At 50% test accuracy, the middle of the jump, the exponents are {phrase('N_tokens', '50%')} and "
             f"{phrase('N_pairs', '50%')}. At the paper's 5% they are {phrase('N_tokens', '5%')} and "
@@ -212,22 +209,19 @@ def figure4_answer(t1: SimpleNamespace, res4: dict, grid: Any) -> str:
         text += (f" The power law misfits these points by more than seeds scatter (lack-of-fit p ≤ "
                  f"{_at_most(float(exps.loc[widened, 'lack_of_fit_p'].astype(float).max()))}), so {which} from the "
                  "point means' residuals.")
-    summary = res4["grid"].summary
-    best = laptop_read.best_lr_table(summary)[1] if len(summary) else summary
-    fifty = [a for a, lv in judged if lv == "50%"]
-    if fifty and len(best) > 3 and np.isfinite(best["emergence_step"].astype(float)).all():
-        _, lap = laptop_read.figure4_fit(best)
-        t = t_quantile_975(max(lap.n - len(lap.predictors) - 1, 1))
+    lap = {f"N_{r.claim.key.split('.')[-1].split('_')[0]}": (r.ours, *r.interval) for r in laptop
+           if r.claim.key in ("figure4.tokens_exponent", "figure4.pairs_exponent") and r.interval is not None
+           and np.isfinite([r.ours, *r.interval]).all()}
+    fifty = [a for a, lv in judged if lv == "50%" and a in lap]
+    if fifty:
         lr = ("each point at the fastest of its learning rates " + ", ".join(f"{v:g}" for v in grid.lrs)
               if len(grid.lrs) > 1 else f"lr {grid.lrs[0]:g}")
-        laptop = " and ".join(f"{lap.exponents[a]:.2f} [{lap.exponents[a] - t * lap.stderr[a]:.2f}, "
-                              f"{lap.exponents[a] + t * lap.stderr[a]:.2f}] on {a}" for a in fifty)
-        apart = [f"{a} (Table 1's {'lower' if exps.loc[(a, '50%'), 'high'] < lap.exponents[a] else 'higher'})"
-                 for a in fifty if exps.loc[(a, "50%"), "high"] < lap.exponents[a] - t * lap.stderr[a]
-                 or exps.loc[(a, "50%"), "low"] > lap.exponents[a] + t * lap.stderr[a]]
+        said = " and ".join(f"{lap[a][0]:.2f} [{lap[a][1]:.2f}, {lap[a][2]:.2f}] on {a}" for a in fifty)
+        apart = [f"{a} (Table 1's {'lower' if exps.loc[(a, '50%'), 'high'] < lap[a][0] else 'higher'})"
+                 for a in fifty if exps.loc[(a, "50%"), "high"] < lap[a][1] or exps.loc[(a, "50%"), "low"] > lap[a][2]]
         text += (f" The laptop substitute's fit, at {grid.threshold:.0%} test accuracy over N_tokens "
                  f"{min(grid.n_tokens)}–{max(grid.n_tokens)} and N_pairs {min(grid.n_pairs)}–{max(grid.n_pairs)} "
-                 f"({lr}; one law over all points; a pin, not evidence), has {laptop} (95%). Table 1's grid is "
+                 f"({lr}; one law over all points; a pin, not evidence), has {said} (95%). Table 1's grid is "
                  f"N_tokens {int(t1.points['N_tokens'].min())}–{int(t1.points['N_tokens'].max())} and N_pairs "
                  f"{pairs[0]}–{pairs[-1]}: " + (
                      "the intervals do not overlap on " + " and ".join(apart) if apart else
