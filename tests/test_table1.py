@@ -692,3 +692,35 @@ def test_d_curvature_is_zero_on_one_power_of_d_and_reads_a_bend_and_the_sentence
     assert "the local slope falls" in local_d_sentence(runs(1.65, 1.2), "agrees")
     assert "do not tell a growing slope from a constant one" in local_d_sentence(runs(1.3, 1.3), "agrees")
     assert local_d_sentence(runs(1.3, 1.3)[lambda t: t["d"] != 64], "agrees").startswith("Not described yet")
+
+
+@pytest.mark.parametrize("seeds_at_64", [0, 1, 2, 3])
+def test_d_64_at_256_enters_the_d_exponent_at_its_second_seed_and_is_judged_at_its_third(monkeypatch, seeds_at_64):
+    """The (256, 64) point, still running: registered as optional for the d exponent at T = 256, it enters that slope
+    from its second stored seed (not before), while its own ratio says "not run yet (k of 3 seeds)" until all three
+    are in. Synthetic plateaus on the paper's law, through chapter 03's reader (`table1.show.measured`)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from emergence_lib.experiments import Context
+    from emergence_lib.experiments.table1 import show as t1show
+    from emergence_lib.experiments.table1.runs import Figure3Measured
+
+    offsets = (0.03, -0.03, 0.0, 0.03, -0.03)  # log scatter whose mean is 0 over 2, 3 and 5 seeds: means on the law
+    grid = Figure3Measured(scale="paper_cpu").grid
+    seeds = {(T, d, B): len(s) for T, d, B, s in grid.points} | {p: 3 for p in t1show.CHEAP_POINTS}
+    rows = [{"T": T, "d": d, "B": B, "seed": s, "plateau_length": runs.law(T, d, B) * math.exp(offsets[s]),
+             "seconds": 1.0, "run": f"{T}-{d}-{B}-{s}"}
+            for (T, d, B), n in seeds.items() for s in range(seeds_at_64 if (T, d, B) == (256, 64, 1) else n)]
+    summary = pd.DataFrame(rows)
+    monkeypatch.setattr(t1show, "_stored_summaries", lambda: (summary, seeds, len(rows), len(rows)))
+    out = t1show.measured({}, Context("paper_cpu"))
+    plt.close("all")
+    row = out.exponents.set_index("claim").loc["d_exponent_T256"]
+    assert row["points"] == (3 if seeds_at_64 >= 2 else 2), row["used"]
+    assert ("(256, 64, 1)" in row["used"]) == (seeds_at_64 >= 2)
+    assert row["ours"] == pytest.approx(1.29) and out.status["d_exponent_T256"] == "agrees", row
+    judged = {r.claim.key for r in out.checked}
+    assert ("table1.measured.T256_d64_B1" in judged) == (seeds_at_64 == 3), sorted(judged)
