@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from typing import Any
 
 import pandas as pd
@@ -36,6 +37,12 @@ def scientific(v: float, digits: int = 3) -> str:
     if round(abs(mantissa), digits - 1) == 1:
         return ("−" if v < 0 else "") + power
     return f"{mantissa:.{digits}g} × {power}".replace("-", "−")
+
+
+def with_minus_signs(text: str) -> str:
+    """Prose with each negative number's hyphen written as a minus sign ("−1.15 [−1.38, −0.92]"), as the registry's
+    own cells write them; a hyphen inside a word or a range ("16-32", "pre-LN") stays."""
+    return re.sub(r"(?<![\w.\-−])-(?=\d)", "−", text)
 
 
 def format_number(v: float, fmt: str) -> str:

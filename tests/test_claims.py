@@ -369,3 +369,14 @@ def test_the_law_line_reads_each_logged_exponent_with_its_interval(tmp_path):
     assert "$d$ at $T$ = 256: not run yet (the paper: 1.29)" in line
     assert "$d$ at $T$ = 128: 1.42 [1.27, 1.57] against the paper's 1.29, **agrees**" in line
     assert "not judged in this build" in scorecard.law_line("")
+
+
+def test_prose_writes_a_negative_number_with_a_minus_sign_and_leaves_hyphens_alone():
+    """`report.with_minus_signs`: the registry's cells write "−0.80"; generated prose beside them must too. A hyphen
+    in a word, a range or a date is not a sign, and a number already signed is left as it is."""
+    from emergence_lib.report import with_minus_signs
+
+    assert with_minus_signs("is -1.15 [-1.38, -0.92] against -0.80 (x = -3)") == "is −1.15 [−1.38, −0.92] against −0.80 (x = −3)"
+    kept = "pre-LN, d = 16-32, 2026-12-03, lr 1e-4, +0.27, −0.5, a--1, -x"
+    assert with_minus_signs(kept) == kept
+    assert with_minus_signs("-2 at the start") == "−2 at the start"

@@ -16,6 +16,24 @@ import numpy as np
 import pandas as pd
 
 from ...metrics import lack_of_fit_test, t_quantile_975
+from ..regression import read as regression_read
+from ..regression.runs import Figure3, point_key
+from .runs import Figure3Measured
+
+CHEAP_POINTS = [(T, d, 1) for T in (32, 64) for d in (16, 32)]  # the cheap end's points some claims read too
+# The points run "as the budget allows": registered (7594059, before any run) as "3 seeds listed; its claims read
+# whatever seeds have finished, at least 2 for an interval". Such a point is judged from that many stored seeds, and
+# judged again as more come in; every other point only once all its registered seeds are stored.
+AS_BUDGET_ALLOWS = {(256, 64, 1): 2}
+# Each exponent claim: the points it needs complete, the points it takes when they have ≥ 2 seeds (the points run as
+# the budget allows), the axis of its slope and the fixed effect (`measured_slope`).
+EXPONENTS = {
+    "d_exponent_T256": ([(256, 16, 1), (256, 32, 1)], [(256, 64, 1)], "d", None),
+    "d_exponent_T128": ([(128, d, 1) for d in (16, 32, 64)], [], "d", None),
+    "T_exponent": ([(T, d, 1) for d in (16, 32) for T in (32, 64, 128, 192, 256)], [], "T", "d"),
+    "B_exponent_T256": ([(256, d, B) for d in (16, 32) for B in (1, 2, 4, 8)], [], "B", "d"),
+}
+GROWS_POINTS = [(256, 16, 1), (256, 32, 1), (32, 16, 1), (32, 32, 1)]
 
 
 
@@ -163,10 +181,13 @@ def respecting_the_misfit(amended: bool | str, row: dict, summary: pd.DataFrame,
                           along: str, within: str | None) -> dict:
     """An exponent claim amended after its data (``amended``: its `claims.Claim.amended`): `take_the_wider` with the
     same slope fitted to the point means (`fixed_effect_fit`: one intercept per ``within`` value, the residual
-    degrees of freedom). A slope without a ``within`` axis, or with no interval, keeps its registered reading."""
-    if not amended or within is None or not np.isfinite(row["low"]):
-        return take_the_wider("", row, {"p": float("nan")})
-    return take_the_wider(amended, row, fixed_effect_fit(summary, usable, along, within))
+    degrees of freedom). A slope without a ``within`` axis, or with no interval, keeps its registered reading; every
+    slope with an interval carries the lack-of-fit test of its law (F and p: nan where the points leave no degree of
+    freedom for it), printed beside it whether or not it moves the verdict."""
+    if not np.isfinite(row["low"]):
+        return take_the_wider("", row, {"p": float("nan"), "F": float("nan")})
+    fit = fixed_effect_fit(summary, usable, along, within)
+    return take_the_wider(amended if within is not None else "", row, fit)
 
 
 def take_the_wider(amended: bool | str, row: dict, fit: dict) -> dict:
@@ -174,7 +195,7 @@ def take_the_wider(amended: bool | str, row: dict, fit: dict) -> dict:
     the point means (``fit``: ours, low, high, df, p) replaces the registered Welch one in ``row``, which counts the
     seeds alone; never a narrower one. The row keeps both readings ("registered", and "recorded": the verdict's)."""
     row = row | {"registered": f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}]",
-                 "recorded": "Welch (registered)", "lack_of_fit_p": fit["p"]}
+                 "recorded": "Welch (registered)", "lack_of_fit_F": fit.get("F", float("nan")), "lack_of_fit_p": fit["p"]}
     if (amended and np.isfinite(fit["p"]) and fit["p"] < 0.05 and np.isfinite(row["low"])
             and np.isfinite(fit["low"]) and fit["high"] - fit["low"] >= row["high"] - row["low"]):
         return row | {k: float(fit[k]) for k in ("ours", "low", "high")} | {
@@ -226,3 +247,59 @@ def design_lack_of_fit(rows: list[list[float]], groups: list[np.ndarray]) -> tup
         return math.nan, math.nan
     F = max(ss_res - ss_pure, 0.0) / (m - k) / (ss_pure / (n - m))
     return float(F), float(f_survival(F, m - k, n - m))
+
+
+# ---- the stored runs of both Table 1 figures, for `show.measured`
+
+def seeds_done(summary: pd.DataFrame, T: int, d: int, B: int) -> int:
+    if not len(summary):
+        return 0
+    return int(((summary["T"] == T) & (summary["d"] == d) & (summary["B"] == B)).sum())
+
+
+def stored_summaries() -> tuple[pd.DataFrame, dict[tuple[int, int, int], int], int, int]:
+    """Every stored B = 1 / B-panel run of both Table 1 figures (the new points and the cheap end), the seeds each
+    point needs, and (runs stored, runs registered) of the new points."""
+    figure = Figure3Measured(scale="paper_cpu")
+    results, have, need = figure.cached()
+    cheap, _, _ = Figure3(scale="paper_cpu").cached()
+    frames = [r.summary for r in results.values() if len(r.summary)]
+    frames += [cheap[k].summary for k in ("T", "B", "larger") if len(cheap[k].summary)]
+    cols = ["T", "d", "B", "seed", "plateau_length", "seconds", "run"]
+    summary = pd.concat(frames).drop_duplicates("run") if frames else pd.DataFrame(columns=cols)
+    seeds = {(T, d, B): len(s) for T, d, B, s in figure.grid.points}
+    seeds |= {p: len(Figure3(scale="paper_cpu").grid.seeds) for p in CHEAP_POINTS}
+    return summary, seeds, have, need
+
+
+def seeds_so_far(p: tuple[int, int, int], done: int, registered: int) -> str:
+    so_far = f"{done} of {registered} seeds"
+    return so_far + (f" stored, judged from {AS_BUDGET_ALLOWS[p]}" if p in AS_BUDGET_ALLOWS else "")
+
+
+def in_progress(p: tuple[int, int, int]) -> str:
+    """The seeds of point ``p`` whose runs are checkpointed, not stored yet: "seed 0 at step 6,224, ..." (their
+    `checkpoints.progress`); "none" where no seed of it is."""
+    from ...cache import run_key
+    from ...checkpoints import folder_for, progress
+    from ..base import cache_for
+
+    cache = cache_for("paper_cpu")
+    runs = Figure3Measured(scale="paper_cpu").sweeps()[point_key(*p)]
+    if cache is None:
+        return "none"
+    steps = [(r.seed, info) for r in runs if not cache.path(r).exists()
+             and (info := progress(folder_for(cache.root), run_key(r))) is not None]
+    return ", ".join(f"seed {seed} at step {info['step']:,}" for seed, info in steps) or "none"
+
+
+def only_points(summary: pd.DataFrame, points: list[tuple[int, int, int]]) -> pd.DataFrame:
+    if not len(summary):
+        return summary
+    keep = [(T, d, B) in set(points) for T, d, B in zip(summary["T"], summary["d"], summary["B"])]
+    return summary[keep]
+
+
+def all_points(summary: pd.DataFrame, complete: list[tuple[int, int, int]]) -> pd.DataFrame:
+    ordered = sorted(complete)
+    return regression_read.point_table(only_points(summary, ordered), ordered)

@@ -12,19 +12,15 @@ import pandas as pd
 
 from ... import claims, plotting
 from ...paper import paper_number
-from ...report import glue_figure, glue_number, glue_text
+from ...report import glue_figure, glue_number, glue_text, with_minus_signs
 from ..base import devices_sentence
 from ..context import Context
 from ..regression import read
 from ..regression.runs import BRIDGE_STEPS, Figure3, law, law_residual_sd, our_points, paper_points, point_key
 from . import read as measured_read
+from .read import (AS_BUDGET_ALLOWS, EXPONENTS, GROWS_POINTS, all_points, in_progress, only_points, seeds_done, seeds_so_far,
+                   stored_summaries)
 from .runs import Figure3Measured
-
-
-def _seeds_done(summary: pd.DataFrame, T: int, d: int, B: int) -> int:
-    if not len(summary):
-        return 0
-    return int(((summary["T"] == T) & (summary["d"] == d) & (summary["B"] == B)).sum())
 
 
 def table1_settings(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespace:
@@ -38,7 +34,7 @@ def table1_settings(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> Simple
     base = [results[k].summary for k in ("T", "B", "larger") if len(results[k].summary)]
     summary = pd.concat(base).drop_duplicates("run") if base else pd.DataFrame(columns=["T", "d", "B", "plateau_length"])
     n_seeds = len(grid.seeds)
-    complete = [(T, d, B) for T, d, B in our_points() if _seeds_done(summary, T, d, B) == n_seeds]
+    complete = [(T, d, B) for T, d, B in our_points() if seeds_done(summary, T, d, B) == n_seeds]
     done = summary[[(T, d, B) in complete for T, d, B in zip(summary["T"], summary["d"], summary["B"])]] if len(summary) else summary
     points = read.point_table(done, complete)
     glue_text("t1_runs", f"{have} of {need}")
@@ -57,7 +53,7 @@ def table1_settings(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> Simple
             checked.append(ctx.record(f"table1.figure3.{point_key(T, d, B)}", row["ratio"],
                                          interval=(row["ratio_low"], row["ratio_high"])))
         else:
-            claims.record_not_run(key, f"{_seeds_done(summary, T, d, B)} of {n_seeds} seeds run")
+            claims.record_not_run(key, f"{seeds_done(summary, T, d, B)} of {n_seeds} seeds run")
 
     # The exponents on the complete points: the registered pooled fit, and the point means where the law misfits
     # (the claims' amendment, `claims.measured.AMENDED_TO_POINT_MEANS`).
@@ -194,31 +190,6 @@ def _table1_figure(cpu_tables: dict[str, pd.DataFrame], points: pd.DataFrame, gr
 # ---- where the paper measured: T = 128-256 (`Figure3Measured`)
 
 PK = "table1.measured"
-CHEAP_POINTS = [(T, d, 1) for T in (32, 64) for d in (16, 32)]  # the cheap end's points some claims read too
-# Each exponent claim: the points it needs complete, the points it takes when they have ≥ 2 seeds (T = 256, d = 64
-# runs as the budget allows), the axis of its slope and the fixed effect (`measured_read.measured_slope`).
-EXPONENTS = {
-    "d_exponent_T256": ([(256, 16, 1), (256, 32, 1)], [(256, 64, 1)], "d", None),
-    "d_exponent_T128": ([(128, d, 1) for d in (16, 32, 64)], [], "d", None),
-    "T_exponent": ([(T, d, 1) for d in (16, 32) for T in (32, 64, 128, 192, 256)], [], "T", "d"),
-    "B_exponent_T256": ([(256, d, B) for d in (16, 32) for B in (1, 2, 4, 8)], [], "B", "d"),
-}
-GROWS_POINTS = [(256, 16, 1), (256, 32, 1), (32, 16, 1), (32, 32, 1)]
-
-
-def _stored_summaries() -> tuple[pd.DataFrame, dict[tuple[int, int, int], int], int, int]:
-    """Every stored B = 1 / B-panel run of both Table 1 figures (the new points and the cheap end), the seeds each
-    point needs, and (runs stored, runs registered) of the new points."""
-    figure = Figure3Measured(scale="paper_cpu")
-    results, have, need = figure.cached()
-    cheap, _, _ = Figure3(scale="paper_cpu").cached()
-    frames = [r.summary for r in results.values() if len(r.summary)]
-    frames += [cheap[k].summary for k in ("T", "B", "larger") if len(cheap[k].summary)]
-    cols = ["T", "d", "B", "seed", "plateau_length", "seconds", "run"]
-    summary = pd.concat(frames).drop_duplicates("run") if frames else pd.DataFrame(columns=cols)
-    seeds = {(T, d, B): len(s) for T, d, B, s in figure.grid.points}
-    seeds |= {p: len(Figure3(scale="paper_cpu").grid.seeds) for p in CHEAP_POINTS}
-    return summary, seeds, have, need
 
 
 def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespace:
@@ -226,27 +197,28 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
     and T = 128 alone, the T exponent over 32-256, the B exponent at 256, and whether the local d exponent grows
     with T (the ``table1.measured.*`` claims, registered before these runs). A point is judged once all its seeds are
     stored; until then its claims say "not run yet" with the count. (glued: fig3_measured, t1m_*)"""
-    summary, seeds, have, need = _stored_summaries()
-    done_seeds = {p: _seeds_done(summary, *p) for p in seeds}
-    complete = [p for p, n in seeds.items() if done_seeds[p] >= n]
+    summary, seeds, have, need = stored_summaries()
+    done_seeds = {p: seeds_done(summary, *p) for p in seeds}
+    judged_from = {p: AS_BUDGET_ALLOWS.get(p, n) for p, n in seeds.items()}  # registered: all seeds, or as the budget allows
+    complete = [p for p in seeds if done_seeds[p] >= judged_from[p]]
     glue_text("t1m_runs", f"{have} of {need}")
     glue_text("t1m_devices", devices_sentence(Figure3Measured(scale="paper_cpu").devices()))
     checked, status = [], {}
     new_points = [(T, d, B) for T, d, B, _ in Figure3Measured(scale="paper_cpu").grid.points]
-    points = read.point_table(_only(summary, complete), [p for p in new_points if p in complete])
+    points = read.point_table(only_points(summary, complete), [p for p in new_points if p in complete])
     for p in new_points:
         key = f"{PK}.{point_key(*p)}"
         if p in complete:
             row = points[(points["T"] == p[0]) & (points["d"] == p[1]) & (points["B"] == p[2])].iloc[0]
             checked.append(ctx.record(f"table1.measured.{point_key(*p)}", row["ratio"], interval=(row["ratio_low"], row["ratio_high"])))
         else:
-            claims.record_not_run(key, f"not run yet ({done_seeds[p]} of {seeds[p]} seeds)")
+            claims.record_not_run(key, f"not run yet ({seeds_so_far(p, done_seeds[p], seeds[p])})")
 
-    exponents = []
+    exponents, usable_of = [], {}
     for name, (required, optional, along, within) in EXPONENTS.items():
         ready = all(p in complete for p in required)
-        usable = required + [p for p in optional if done_seeds[p] >= 2]
-        row = measured_read.measured_slope(_only(summary, usable), usable, along, within) | {"claim": name}
+        usable = usable_of[name] = required + [p for p in optional if done_seeds[p] >= 2]
+        row = measured_read.measured_slope(only_points(summary, usable), usable, along, within) | {"claim": name}
         row = measured_read.respecting_the_misfit(claims.claim(f"{PK}.{name}").amended, row, summary, usable, along,
                                                   within)
         exponents.append(row)
@@ -258,58 +230,58 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
             missing = sum(p not in complete for p in required)
             claims.record_not_run(f"{PK}.{name}", f"not run yet ({len(required) - missing} of {len(required)} points)")
             status[name] = "not run"
+    grows = None
     if all(p in complete for p in GROWS_POINTS):
-        est, lo, hi = measured_read.local_exponent_difference(summary, 256, 32)
-        checked.append(ctx.record("table1.measured.d_exponent_grows", est, interval=(lo, hi)))
+        grows = measured_read.local_exponent_difference(summary, 256, 32)
+        checked.append(result := ctx.record("table1.measured.d_exponent_grows", grows[0], interval=grows[1:]))
+        status["d_exponent_grows"] = result.status
     else:
         claims.record_not_run(f"{PK}.d_exponent_grows", f"not run yet ({sum(p in complete for p in GROWS_POINTS)} of 4 points)")
 
-    local = pd.DataFrame([measured_read.local_d_exponent(_only(summary, complete), T) for T in (32, 64, 128, 192, 256)])
+    local = pd.DataFrame([measured_read.local_d_exponent(only_points(summary, complete), T) for T in (32, 64, 128, 192, 256)])
     lengths = (32, 64, 128, 192, 256)
-    local_T = pd.DataFrame([measured_read.local_T_exponent(_only(summary, complete), d, lo, hi)
+    local_T = pd.DataFrame([measured_read.local_T_exponent(only_points(summary, complete), d, lo, hi)
                             for d in (16, 32) for lo, hi in zip(lengths, lengths[1:])])
     fit_points = [p for p in complete if p[2] == 1]
     lack = pd.DataFrame([{"fit": "d, T at B = 1", **measured_read.lack_of_fit(summary, fit_points, ("d", "T"))},
                          {"fit": "d, T, B (every point)", **measured_read.lack_of_fit(summary, complete, ("d", "T", "B"))}])
-    glue_text("t1m_sentence", verdict_sentence(status, exponents, have, need, points))
+    waiting = [p for p in EXPONENTS["d_exponent_T256"][1] if p not in usable_of["d_exponent_T256"]]
+    over = "on d = " + " and ".join(str(p[1]) for p in usable_of["d_exponent_T256"]) + "".join(
+        f"; d = {p[1]} enters once 2 of its {seeds[p]} seeds are stored, {done_seeds[p]} so far" for p in waiting)
+    glue_text("t1m_sentence", verdict_sentence(status, exponents, have, need, points, over, grows))
     glue_text("t1m_local_T", local_T_sentence(local_T))
-    glue_text("t1m_local_d", local_d_sentence(_only(summary, complete), status.get("d_exponent_T128", "not run")))
-    partial = sorted(p for p in seeds if 0 < done_seeds[p] < seeds[p])  # shown, not judged
-    glue_figure("fig3_measured", _measured_figure(_all_points(summary, complete), local,
-                                                  read.point_table(_only(summary, partial), partial)))
-    return SimpleNamespace(points=points, exponents=pd.DataFrame(exponents), local=local, local_T=local_T, lack_of_fit=lack,
+    glue_text("t1m_local_d", local_d_sentence(only_points(summary, complete), status.get("d_exponent_T128", "not run")))
+    partial = sorted(p for p in seeds if 0 < done_seeds[p] < judged_from[p])  # shown, not judged
+    glue_figure("fig3_measured", _measured_figure(all_points(summary, complete), local,
+                                                  read.point_table(only_points(summary, partial), partial)))
+    pending = pd.DataFrame([{"T": p[0], "d": p[1], "B": p[2], "seeds stored": done_seeds[p], "registered": seeds[p],
+                             "judged from": judged_from[p], "in progress": in_progress(p)}
+                            for p in new_points if p not in complete],
+                           columns=["T", "d", "B", "seeds stored", "registered", "judged from", "in progress"])
+    return SimpleNamespace(points=points, pending=pending, exponents=pd.DataFrame(exponents), local=local, local_T=local_T, lack_of_fit=lack,
                            checked=checked, complete=complete, runs=(have, need), status=status)
 
 
-def _only(summary: pd.DataFrame, points: list[tuple[int, int, int]]) -> pd.DataFrame:
-    if not len(summary):
-        return summary
-    keep = [(T, d, B) in set(points) for T, d, B in zip(summary["T"], summary["d"], summary["B"])]
-    return summary[keep]
-
-
-def _all_points(summary: pd.DataFrame, complete: list[tuple[int, int, int]]) -> pd.DataFrame:
-    ordered = sorted(complete)
-    return read.point_table(_only(summary, ordered), ordered)
-
-
 def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, need: int,
-                     points: pd.DataFrame | None = None) -> str:
+                     points: pd.DataFrame | None = None, over: str = "", grows: tuple[float, float, float] | None = None) -> str:
     """The answer to chapter 03's question, from the registered verdicts alone: does the gap to the paper's d
-    exponent close where the paper measured (T = 256)? Then the law's other two exponents, where judged, and the
-    judged B = 1 points at T = 256 against the law."""
+    exponent close where the paper measured (T = 256)? ``over``: the d values that exponent read, and what it still
+    waits for. Then the same exponent at T = 128, the law's other two exponents, where judged, the registered reading
+    of the reconciling hypothesis (``grows``: the local d exponent at T = 256 minus at T = 32, with its interval),
+    and the judged B = 1 points at T = 256 against the law."""
     s = status.get("d_exponent_T256", "not run")
     row = next(r for r in exponents if r["claim"] == "d_exponent_T256")
     if s == "not run":
         return (f"Not answered yet: {have} of {need} registered runs where the paper measured are stored, and the d "
                 "exponent at T = 256 needs all seeds at d = 16 and 32.")
     value = f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}] against the paper's {paper_number('figure3.d'):.2f}"
+    at = f"the d exponent at T = 256{f' ({over})' if over else ''} is {value}"  # over: "on d = 16 and 32; …"
     if s == "agrees":
-        first = f"Where the paper measured, the gap closes: the d exponent at T = 256 is {value}."
+        first = f"Where the paper measured, the gap closes: {at}."
     elif s == "differs":
-        first = f"Where the paper measured, the gap does not close: the d exponent at T = 256 is {value}."
+        first = f"Where the paper measured, the gap does not close: {at}."
     else:
-        first = f"Where the paper measured, the d exponent at T = 256 is {value}: too wide an interval to say whether the gap closes."
+        first = f"Where the paper measured, {at}: too wide an interval to say whether the gap closes."
     if status.get("d_exponent_T128") in ("agrees", "differs", "inconclusive"):
         r = next(e for e in exponents if e["claim"] == "d_exponent_T128")
         (T128, *_), ds = EXPONENTS["d_exponent_T128"][0][0], [p[1] for p in EXPONENTS["d_exponent_T128"][0]]
@@ -324,12 +296,20 @@ def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, n
                           f"{paper_number(paper):.2f} ({status[name]})")
     if others:
         first += " The law's other exponents, judged: " + "; ".join(others) + "."
+    g = status.get("d_exponent_grows")
+    if grows is not None and g in ("agrees", "differs", "inconclusive"):
+        diff = f"{grows[0]:+.2f} [{grows[1]:+.2f}, {grows[2]:+.2f}]"
+        first += (" Does the local d exponent (16 → 32) grow from T = 32 to T = 256, as a fit reaching 1.29 at T = 256 "
+                  "from about 1 at T ≤ 64 needs? " + {
+                      "agrees": f"Yes: it is larger at T = 256 by {diff} (agrees).",
+                      "differs": f"No: it is smaller at T = 256, by {diff} (differs).",
+                      "inconclusive": f"The difference, {diff}, holds 0: these seeds cannot tell (inconclusive)."}[g])
     if points is not None and len(points):
         at = points[(points["T"] == 256) & (points["B"] == 1)].sort_values("d")
         if len(at):
             ratios = ", ".join(f"{r.ratio:.2f}× [{r.ratio_low:.2f}, {r.ratio_high:.2f}] at d = {r.d}" for r in at.itertuples())
             first += f" At T = 256 and B = 1 our plateaus are {ratios} the law's."
-    return first
+    return with_minus_signs(first)
 
 
 def local_d_sentence(summary: pd.DataFrame, judged: str, T: int = 128) -> str:
@@ -353,7 +333,7 @@ def local_d_sentence(summary: pd.DataFrame, judged: str, T: int = 128) -> str:
         text += "Its interval lies below 0: the local slope falls from d = 16 to 64."
     else:
         text += "Its interval holds 0: these three points do not tell a growing slope from a constant one."
-    return text
+    return with_minus_signs(text)
 
 
 def local_T_sentence(local_T: pd.DataFrame) -> str:
@@ -370,8 +350,8 @@ def local_T_sentence(local_T: pd.DataFrame) -> str:
 
     paper = f"{paper_number('figure3.T'):.2f}"
     if len(pairs) == 1:
-        return f"The local T exponent from T = {pairs[0]} is {at(pairs[0])}, against the law's {paper}."
-    return (f"Described, not judged: the local T exponent is {at(pairs[0])} from T = {pairs[0]}, and "
+        return with_minus_signs(f"The local T exponent from T = {pairs[0]} is {at(pairs[0])}, against the law's {paper}.")
+    return with_minus_signs(f"Described, not judged: the local T exponent is {at(pairs[0])} from T = {pairs[0]}, and "
             f"{at(pairs[-1])} from T = {pairs[-1]}, against the law's single {paper}.")
 
 
