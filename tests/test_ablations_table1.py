@@ -99,3 +99,24 @@ def test_figure13_runs_are_figure3s_model_at_table_1s_width():
     assert {(r.T, r.d) for r in runs} == set(g.arch_points) and {r.seed for r in runs} == set(g.seeds)
     assert all(r.d_model == 256 and r.d_qk == 64 and r.lr == 1e-4 and r.optimizer == "adam" and r.random_position
                and r.relevance_feature and r.stop_factor == 1.2 for r in runs)
+
+
+def test_the_sgd_points_left_out_are_named_with_the_laws_steps_and_what_stored_runs_measured():
+    """A4 says where Figure 15's SGD does not run and why, from the grid and the paper's SGD law (6.42 d^1.44 T^1.07
+    at lr 5e-3), computed by hand here; with stored SGD runs at twice the law, a run there takes 2 × 1.2 × the law."""
+    from emergence_lib.experiments.ablations_table1.show import sgd_left_out
+
+    figure = AblationsMeasured(scale="paper_cpu")
+    law = {(T, d): 6.42 * d ** 1.44 * T ** 1.07 for T in (32, 64, 128) for d in (16, 32, 64)}
+    alone = sgd_left_out(figure, pd.DataFrame())
+    assert alone.startswith("Left out: SGD at (32, 64), (64, 32), (64, 64), (128, 32) and (128, 64), where the paper's "
+                            f"SGD law gives {law[(64, 32)] / 1e3:.0f}k–{law[(128, 64)] / 1e3:.0f}k steps: ")
+    past = sum(law[p] * 1.2 > 150_000 for p in [(32, 64), (64, 32), (64, 64), (128, 32), (128, 64)])
+    assert alone.endswith(f"{past} of these 5 past the 150,000-step budget.") and past == 3
+    stored = pd.DataFrame([{"T": T, "d": d, "plateau_length": 2 * law[(T, d)], "seconds": 0.01 * T * 1000.0,
+                            "steps_run": 1000, "device": "cpu"} for T, d in ((32, 16), (64, 16), (128, 16), (32, 32))])
+    measured = sgd_left_out(figure, stored)
+    assert "at the 2.00× the law that the stored SGD runs measured (their median)" in measured
+    assert f"a run there takes {2.4 * law[(64, 32)] / 1e3:.0f}k–{2.4 * law[(128, 64)] / 1e3:.0f}k steps" in measured
+    hours = sorted(2.4 * law[p] * 0.01 * p[0] / 3600 for p in [(32, 64), (64, 32), (64, 64), (128, 32), (128, 64)])
+    assert f"a seed {hours[0]:.1f}–{hours[-1]:.1f} CPU-hours" in measured and "5 of these 5 past" in measured

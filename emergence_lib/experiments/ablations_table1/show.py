@@ -5,6 +5,7 @@ count (``table1.ablations.*``, registered before any of these runs)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from types import SimpleNamespace
 from typing import Any, Callable
@@ -32,6 +33,43 @@ def _record(judge: Callable[[float, tuple[float, float]], claims.ClaimResult], k
         checked.append(judge(row["ours"], (row["low"], row["high"])))
     else:
         claims.record_not_run(key, why)
+
+
+def sgd_left_out(figure: AblationsMeasured, sgd: pd.DataFrame) -> str:
+    """The points of Figure 14's grid where SGD (Figure 15) does not run, each with the paper's SGD law's plateau, and
+    that times what the stored SGD runs measured against the law (their median ratio; none stored: the law alone),
+    the reason for leaving it out: a seed's cost, or a plateau past the step budget."""
+    from ...estimate import law_steps
+
+    g = figure.grid
+    runs = {(r.T, r.d): r for r in figure.sweeps()["sgd"]}
+    ratios = [row.plateau_length / law_steps(runs[(row.T, row.d)]) for row in sgd.itertuples()
+              if (row.T, row.d) in runs and np.isfinite(row.plateau_length)] if len(sgd) else []
+    ratio = float(np.median(ratios)) if ratios else 1.0
+    probe = next(iter(runs.values()))
+    left = sorted((law_steps(dataclasses.replace(probe, T=T, d=d)), T, d) for T in g.T for d in g.d if (T, d) not in runs)
+    if not left:
+        return "SGD runs at every point of Figure 14's grid."
+    names = [f"({T}, {d})" for _, T, d in sorted(left, key=lambda x: x[1:])]
+    text = (f"Left out: SGD at {', '.join(names[:-1])}{' and ' if len(names) > 1 else ''}{names[-1]}, where the paper's "
+            f"SGD law gives {_steps(left[0][0])}–{_steps(left[-1][0])} steps")
+    runs_for = [(steps * ratio * g.stop_factor, T) for steps, T, _ in left]  # what a run there would take, stopping as ours do
+    if ratios:
+        text += (f"; at the {ratio:.2f}× the law that the stored SGD runs measured (their median), and stopping at "
+                 f"{g.stop_factor}× the crossing, a run there takes {_steps(runs_for[0][0])}–{_steps(runs_for[-1][0])} steps")
+    past = sum(v > g.sgd_max_steps for v, _ in runs_for)
+    text += f": {past} of these {len(left)} past the {g.sgd_max_steps:,}-step budget"
+    on_cpu = sgd[sgd["device"] == "cpu"] if len(sgd) else sgd
+    rate = {T: float(np.median(grp["seconds"] / grp["steps_run"])) for T, grp in on_cpu.groupby("T")} if len(on_cpu) else {}
+    if all(T in rate for _, T in runs_for):
+        hours = sorted(v * rate[T] / 3600 for v, T in runs_for)
+        text += (f", and a seed {hours[0]:.1f}–{hours[-1]:.1f} CPU-hours (the stored SGD runs' seconds a step at the same "
+                 "T)")
+    return text + "."
+
+
+def _steps(v: float) -> str:
+    return f"{v / 1e3:.0f}k" if v >= 1e4 else f"{v:,.0f}"
 
 
 def ablations(ctx: Context) -> SimpleNamespace:
@@ -119,6 +157,8 @@ def ablations(ctx: Context) -> SimpleNamespace:
     lof = pd.DataFrame([{"set-up": name, **(lack_of_fit(summaries[name], pts, ("d", "T")) if len(summaries[name])
                                             else {"F": math.nan, "df_lack": math.nan, "df_pure": math.nan, "p": math.nan})}
                         for name, pts in [*((v, points) for v in SLUGS), ("sgd", sgd_points)]])
+    glue_text("t1a_sgd_left_out", sgd_left_out(figure, sgd))
+
     def judge13(key: str) -> Callable[[float, tuple[float, float]], claims.ClaimResult]:
         return lambda v, iv: ctx.record(f"table1.ablations.figure13.{key}", v, interval=iv)
 
