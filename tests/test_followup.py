@@ -184,6 +184,20 @@ def test_exponent_table_recovers_a_known_law_and_counts_unreached_runs():
     assert table["exponent of n_heads"].iloc[0] == pytest.approx(0.3) and table["not reached"].iloc[0] == 1
 
 
+def test_exponent_table_prints_a_lack_of_fit_test_that_rejects_a_bent_law_and_not_a_straight_one():
+    """Its fits count seeds as points, so each row carries the lack-of-fit F test: seeds scattered (±0.05 in log)
+    about a power law pass it; the same seeds about a plateau that bends in log H (quadratic term) fail it."""
+    T = np.repeat([16.0, 32.0, 64.0], 12)
+    H = np.tile(np.repeat([1.0, 2.0, 4.0, 8.0], 3), 3)
+    noise = np.exp(np.tile([0.05, -0.05, 0.0], 12))
+    straight = 3.0 * T * H ** 0.3 * noise
+    bent = straight * np.exp(0.3 * np.log(H) ** 2)
+    rows = pd.concat([pd.DataFrame({"T": T, "n_heads": H, "plateau_length": v, "protocol": name})
+                      for name, v in (("straight", straight), ("bent", bent))])
+    table = followup.exponent_table(rows, ["T", "n_heads"], by="protocol").set_index("protocol")
+    assert table.loc["straight", "lack-of-fit p"] > 0.5 and table.loc["bent", "lack-of-fit p"] < 1e-6
+
+
 def test_data_seed_splits_the_data_from_the_initialisation():
     """With the readout at zero, the loss at step 0 depends on the data only: counted from the curves, runs that share
     their data (whatever the initialisation) start at the same loss, and runs that share their initialisation but

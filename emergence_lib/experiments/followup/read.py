@@ -24,7 +24,7 @@ import pandas as pd
 
 from ... import attention
 from ...paper import PAPER
-from ...metrics import NOT_REACHED, fit_power_law, plateau_length, time_to_fraction
+from ...metrics import NOT_REACHED, fit_power_law, lack_of_fit_test, plateau_length, time_to_fraction
 from ...sweep import SweepResult
 from ...toy import reduced_flow
 
@@ -125,7 +125,9 @@ def toy_bias_plateaus(T: int, d: int, gaps: Sequence[float] | np.ndarray, thresh
 def exponent_table(summary: pd.DataFrame, predictors: Sequence[str], by: str | None = None,
                    target: str = "plateau_length") -> pd.DataFrame:
     """A power law of ``target`` in ``predictors`` fitted to the reached runs (per group of ``by``): one row per
-    group with the constant C, each exponent, its standard error, R², the runs fitted and the runs not reached (left out)."""
+    group with the constant C, each exponent, its standard error, R², the runs fitted and the runs not reached (left out),
+    and the lack-of-fit F test of the law on those runs (`metrics.lack_of_fit_test`): the fit counts seeds as separate
+    points, so where its p is small the law misfits the points by more than seeds scatter and the errors are too small."""
     groups = summary.groupby(by, sort=False) if by else [("all", summary)]
     rows = []
     for name, g in groups:
@@ -137,6 +139,8 @@ def exponent_table(summary: pd.DataFrame, predictors: Sequence[str], by: str | N
             for p in predictors:
                 row[f"exponent of {p}"], row[f"± {p}"] = fit.exponents[p], fit.stderr[p]
             row["R²"] = fit.r2
+            lack = lack_of_fit_test(ok, list(predictors), target)
+            row["lack-of-fit F"], row["lack-of-fit p"] = lack["F"], lack["p"]
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -266,7 +266,7 @@ def heads_and_depth(results: Results, res13: Results, figure: FollowUp, ctx: Con
     plotting.label_panels(axes)
     fig.tight_layout()
     glue_figure("heads_fig", fig)
-    show_table(fits, "Heads: plateau ≈ C·d^α·T^β·H^η per protocol (1 layer; seeds as separate points)")
+    show_table(fits, "Heads: plateau ≈ C·d^α·T^β·H^η per protocol (1 layer; seeds as separate points, hence the lack-of-fit test)")
     show_table(pd.concat([depth_fits, joint.rename(columns={"group": "heads"}).assign(heads="joint fit (L and H)")]),
                "Depth: plateau ≈ C·d^α·T^β·L^λ per head count (Figure 13's runs), and Figure 13's joint fit")
     # Heads or width? At one head, the fixed-head-dim model is the narrow one: what widening alone buys.
