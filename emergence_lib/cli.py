@@ -158,7 +158,7 @@ def cmd_status(args: argparse.Namespace) -> None:
 def progress_text(seed: object, key: str, info: dict) -> str:
     """A checkpointed run's status line. A batch of seeds (a GPU chunk) resumes only as that batch, and a state saved
     on one kind of device only on that kind (`training.train_ensemble`), so the line says so."""
-    text = f"  seed {seed} ({key}): in progress, step {info['step']:,} of {info['max_steps']:,}"
+    text = f"  seed {seed} ({key}): in progress, step {info['step']:,} of at most {info['max_steps']:,}"
     notes = []
     if len(info.get("keys", [])) > 1:
         notes.append(f"in a batch of {len(info['keys'])} seeds: it resumes only as that batch, as a GPU runs it")

@@ -179,8 +179,8 @@ def test_status_says_a_batched_checkpoint_resumes_only_as_its_batch():
     alone = progress_text(2, "k2", {"step": 1200, "max_steps": 5000, "keys": ["k2"], "device": "cpu"})
     batch = progress_text(0, "k0", {"step": 17954, "max_steps": 150000, "keys": ["k0", "k1", "k2"]})
     gpu_one = progress_text(1, "k1", {"step": 300, "max_steps": 900, "keys": ["k1"], "device": "cuda"})
-    assert alone == "  seed 2 (k2): in progress, step 1,200 of 5,000"
-    assert batch.startswith("  seed 0 (k0): in progress, step 17,954 of 150,000") and "batch of 3 seeds" in batch
+    assert alone == "  seed 2 (k2): in progress, step 1,200 of at most 5,000"
+    assert batch.startswith("  seed 0 (k0): in progress, step 17,954 of at most 150,000") and "batch of 3 seeds" in batch
     assert "saved on cuda" in gpu_one and "batch" not in gpu_one, "one GPU seed: its device, not a batch"
 
 
