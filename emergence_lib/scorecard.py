@@ -338,7 +338,8 @@ def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb", registrat
             "|---|---|---|---|---|---|---|---|"]
     for c in sorted(CLAIMS, key=lambda c: (c.figure_number, CLAIMS.index(c))):
         paper_scale = f"{{glue:text}}`{paper_doc}::{c.glue_key('paper')}:s`"
-        twin = REGISTRY.get(f"table1.{c.key}")  # the same claim judged on Table 1's settings (paper_cpu)
+        # The same claim judged on Table 1's settings (paper_cpu): Figure 3's model, or the ablations' at its width.
+        twin = REGISTRY.get(f"table1.{c.key}") or REGISTRY.get(f"table1.ablations.{c.key}")
         if twin is not None:
             paper_scale = _paper_cpu_cell(twin)
         if c.chapter is None:

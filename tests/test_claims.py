@@ -380,3 +380,18 @@ def test_prose_writes_a_negative_number_with_a_minus_sign_and_leaves_hyphens_alo
     kept = "pre-LN, d = 16-32, 2026-12-03, lr 1e-4, +0.27, −0.5, a--1, -x"
     assert with_minus_signs(kept) == kept
     assert with_minus_signs("-2 at the start") == "−2 at the start"
+
+
+def test_a_laptop_ablation_row_shows_its_twin_at_table_1s_width_in_the_paper_scale_column():
+    """Figures 13-15's laptop claims have twins judged at Table 1's width (``table1.ablations.<key>``): the laptop row's
+    paper-scale column pastes the twin's number and verdict, as Figure 3's rows paste ``table1.<key>``'s; a laptop claim
+    with no twin keeps its own paper-scale cell."""
+    from emergence_lib import scorecard
+
+    table = scorecard.landing_table()
+    for key in ("figure14.d_exponent_random_position", "figure15.adam_speedup", "figure13.heads_exponent"):
+        row = next(line for line in table.splitlines() if claims.claim(key).glue_key("ours") in line)
+        assert claims.claim(f"table1.ablations.{key}").glue_key("ours") in row, row
+        assert "Table 1's width" in row
+    lone = next(line for line in table.splitlines() if claims.claim("figure15.adam_d_exponent").glue_key("ours") in line)
+    assert "table1" not in lone
