@@ -41,8 +41,9 @@ def scientific(v: float, digits: int = 3) -> str:
 
 def with_minus_signs(text: str) -> str:
     """Prose with each negative number's hyphen written as a minus sign ("−1.15 [−1.38, −0.92]"), as the registry's
-    own cells write them; a hyphen inside a word or a range ("16-32", "pre-LN") stays."""
-    return re.sub(r"(?<![\w.\-−])-(?=\d)", "−", text)
+    own cells write them: a hyphen before a digit at the start, or after a space, "[", "(" or "=". Any other hyphen
+    stays: in a word, a range ("16-32", "5%-10%", "(256, 64)-3"), an exponent ("1e-4", "$10^{-3}$")."""
+    return re.sub(r"(?<![^\s\[(=])-(?=\d)", "−", text)
 
 
 def format_number(v: float, fmt: str) -> str:

@@ -377,9 +377,9 @@ def test_prose_writes_a_negative_number_with_a_minus_sign_and_leaves_hyphens_alo
     from emergence_lib.report import with_minus_signs
 
     assert with_minus_signs("is -1.15 [-1.38, -0.92] against -0.80 (x = -3)") == "is −1.15 [−1.38, −0.92] against −0.80 (x = −3)"
-    kept = "pre-LN, d = 16-32, 2026-12-03, lr 1e-4, +0.27, −0.5, a--1, -x"
+    kept = "pre-LN, d = 16-32, 2026-12-03, lr 1e-4, +0.27, −0.5, a--1, -x, 5%-10%, 1.2×-2×, (256, 64)-3, $10^{-3}$"
     assert with_minus_signs(kept) == kept
-    assert with_minus_signs("-2 at the start") == "−2 at the start"
+    assert with_minus_signs("-2 at the start") == "−2 at the start" and with_minus_signs("x=-2") == "x=−2"
 
 
 def test_a_laptop_ablation_row_shows_its_twin_at_table_1s_width_in_the_paper_scale_column():

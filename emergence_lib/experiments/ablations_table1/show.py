@@ -36,15 +36,17 @@ def _record(judge: Callable[[float, tuple[float, float]], claims.ClaimResult], k
 
 
 def sgd_left_out(figure: AblationsMeasured, sgd: pd.DataFrame) -> str:
-    """The points of Figure 14's grid where SGD (Figure 15) does not run, each with the paper's SGD law's plateau, and
-    that times what the stored SGD runs measured against the law (their median ratio; none stored: the law alone),
-    the reason for leaving it out: a seed's cost, or a plateau past the step budget."""
+    """The points of Figure 14's grid where SGD (Figure 15) does not run, and why: the paper's SGD law's plateau there,
+    and that times what the stored SGD runs measured against the law (their median ratio; none stored: the law
+    alone); how many of those crossings fall past the step budget; and what a seed would cost, run as ours are (to
+    ``stop_factor`` × its crossing, at most the budget), at the stored CPU runs' seconds a step at the same T."""
     from ...estimate import law_steps
 
     g = figure.grid
     runs = {(r.T, r.d): r for r in figure.sweeps()["sgd"]}
-    ratios = [row.plateau_length / law_steps(runs[(row.T, row.d)]) for row in sgd.itertuples()
-              if (row.T, row.d) in runs and np.isfinite(row.plateau_length)] if len(sgd) else []
+    mine = sgd[[(T, d) in runs for T, d in zip(sgd["T"], sgd["d"])]] if len(sgd) else sgd
+    reached = mine[np.isfinite(mine["plateau_length"].to_numpy(float))] if len(mine) else mine
+    ratios = [row.plateau_length / law_steps(runs[(row.T, row.d)]) for row in reached.itertuples()]
     ratio = float(np.median(ratios)) if ratios else 1.0
     probe = next(iter(runs.values()))
     left = sorted((law_steps(dataclasses.replace(probe, T=T, d=d)), T, d) for T in g.T for d in g.d if (T, d) not in runs)
@@ -52,19 +54,20 @@ def sgd_left_out(figure: AblationsMeasured, sgd: pd.DataFrame) -> str:
         return "SGD runs at every point of Figure 14's grid."
     names = [f"({T}, {d})" for _, T, d in sorted(left, key=lambda x: x[1:])]
     text = (f"Left out: SGD at {', '.join(names[:-1])}{' and ' if len(names) > 1 else ''}{names[-1]}, where the paper's "
-            f"SGD law gives {_steps(left[0][0])}–{_steps(left[-1][0])} steps")
-    runs_for = [(steps * ratio * g.stop_factor, T) for steps, T, _ in left]  # what a run there would take, stopping as ours do
+            f"SGD law puts the crossing at {_steps(left[0][0])}–{_steps(left[-1][0])} steps")
+    crossing = [steps * ratio for steps, _, _ in left]
     if ratios:
-        text += (f"; at the {ratio:.2f}× the law that the stored SGD runs measured (their median), and stopping at "
-                 f"{g.stop_factor}× the crossing, a run there takes {_steps(runs_for[0][0])}–{_steps(runs_for[-1][0])} steps")
-    past = sum(v > g.sgd_max_steps for v, _ in runs_for)
+        censored = len(mine) - len(reached)
+        text += (f", {_steps(crossing[0])}–{_steps(crossing[-1])} at the {ratio:.2f}× the law that the stored SGD runs "
+                 f"measured (their median{f'; {censored} not reached, so a lower bound' if censored else ''})")
+    past = sum(c > g.sgd_max_steps for c in crossing)
     text += f": {past} of these {len(left)} past the {g.sgd_max_steps:,}-step budget"
-    on_cpu = sgd[sgd["device"] == "cpu"] if len(sgd) else sgd
+    on_cpu = mine[mine["device"] == "cpu"] if len(mine) else mine
     rate = {T: float(np.median(grp["seconds"] / grp["steps_run"])) for T, grp in on_cpu.groupby("T")} if len(on_cpu) else {}
-    if all(T in rate for _, T in runs_for):
-        hours = sorted(v * rate[T] / 3600 for v, T in runs_for)
-        text += (f", and a seed {hours[0]:.1f}–{hours[-1]:.1f} CPU-hours (the stored SGD runs' seconds a step at the same "
-                 "T)")
+    if all(T in rate for _, T, _ in left):
+        hours = sorted(min(c * g.stop_factor, g.sgd_max_steps) * rate[T] / 3600 for c, (_, T, _) in zip(crossing, left))
+        text += (f", and a seed, run to {g.stop_factor}× its crossing or the budget, {hours[0]:.1f}–{hours[-1]:.1f} "
+                 "CPU-hours (the stored SGD runs' seconds a step at the same T)")
     return text + "."
 
 

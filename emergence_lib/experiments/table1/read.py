@@ -251,10 +251,14 @@ def design_lack_of_fit(rows: list[list[float]], groups: list[np.ndarray]) -> tup
 
 # ---- the stored runs of both Table 1 figures, for `show.measured`
 
-def seeds_done(summary: pd.DataFrame, T: int, d: int, B: int) -> int:
+def seeds_done(summary: pd.DataFrame, T: int, d: int, B: int, reached_only: bool = False) -> int:
+    """Stored seeds at (T, d, B); with ``reached_only``, those that crossed the threshold."""
     if not len(summary):
         return 0
-    return int(((summary["T"] == T) & (summary["d"] == d) & (summary["B"] == B)).sum())
+    at = (summary["T"] == T) & (summary["d"] == d) & (summary["B"] == B)
+    if reached_only:
+        at &= np.isfinite(summary["plateau_length"].to_numpy(float))
+    return int(at.sum())
 
 
 def stored_summaries() -> tuple[pd.DataFrame, dict[tuple[int, int, int], int], int, int]:
@@ -274,14 +278,14 @@ def stored_summaries() -> tuple[pd.DataFrame, dict[tuple[int, int, int], int], i
 
 def seeds_so_far(p: tuple[int, int, int], done: int, registered: int) -> str:
     so_far = f"{done} of {registered} seeds"
-    return so_far + (f" stored, judged from {AS_BUDGET_ALLOWS[p]}" if p in AS_BUDGET_ALLOWS else "")
+    return so_far + (f" stored; judged once {AS_BUDGET_ALLOWS[p]} have crossed" if p in AS_BUDGET_ALLOWS else "")
 
 
 def in_progress(p: tuple[int, int, int]) -> str:
     """The seeds of point ``p`` whose runs are checkpointed, not stored yet: "seed 0 at step 6,224, ..." (their
     `checkpoints.progress`); "none" where no seed of it is."""
     from ...cache import run_key
-    from ...checkpoints import folder_for, progress
+    from ...checkpoints import progress, resume_folder
     from ..base import cache_for
 
     cache = cache_for("paper_cpu")
@@ -289,7 +293,7 @@ def in_progress(p: tuple[int, int, int]) -> str:
     if cache is None:
         return "none"
     steps = [(r.seed, info) for r in runs if not cache.path(r).exists()
-             and (info := progress(folder_for(cache.root), run_key(r))) is not None]
+             and (info := progress(resume_folder(cache.root), run_key(r))) is not None]
     return ", ".join(f"seed {seed} at step {info['step']:,}" for seed, info in steps) or "none"
 
 

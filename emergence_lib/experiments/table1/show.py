@@ -196,11 +196,14 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
     """Table 1's model where the paper measured: every registered point against the law, the exponents at T = 256
     and T = 128 alone, the T exponent over 32-256, the B exponent at 256, and whether the local d exponent grows
     with T (the ``table1.measured.*`` claims, registered before these runs). A point is judged once all its seeds are
-    stored; until then its claims say "not run yet" with the count. (glued: fig3_measured, t1m_*)"""
+    stored, or, run as the budget allows (`read.AS_BUDGET_ALLOWS`), once that many of its seeds have crossed; until
+    then its claims say "not run yet" with the count. (glued: fig3_measured, t1m_*)"""
     summary, seeds, have, need = stored_summaries()
     done_seeds = {p: seeds_done(summary, *p) for p in seeds}
-    judged_from = {p: AS_BUDGET_ALLOWS.get(p, n) for p, n in seeds.items()}  # registered: all seeds, or as the budget allows
-    complete = [p for p in seeds if done_seeds[p] >= judged_from[p]]
+    crossed = {p: seeds_done(summary, *p, reached_only=True) for p in seeds}
+    # Registered: every seed stored; or, for a point run as the budget allows, "at least 2 for an interval", which a
+    # seed that never crossed cannot give (it would judge one seed's lower bound).
+    complete = [p for p, n in seeds.items() if done_seeds[p] >= n or crossed[p] >= AS_BUDGET_ALLOWS.get(p, n + 1)]
     glue_text("t1m_runs", f"{have} of {need}")
     glue_text("t1m_devices", devices_sentence(Figure3Measured(scale="paper_cpu").devices()))
     checked, status = [], {}
@@ -217,7 +220,7 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
     exponents, usable_of = [], {}
     for name, (required, optional, along, within) in EXPONENTS.items():
         ready = all(p in complete for p in required)
-        usable = usable_of[name] = required + [p for p in optional if done_seeds[p] >= 2]
+        usable = usable_of[name] = required + [p for p in optional if crossed[p] >= 2]  # as `measured_slope` needs
         row = measured_read.measured_slope(only_points(summary, usable), usable, along, within) | {"claim": name}
         row = measured_read.respecting_the_misfit(claims.claim(f"{PK}.{name}").amended, row, summary, usable, along,
                                                   within)
@@ -246,18 +249,21 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
     lack = pd.DataFrame([{"fit": "d, T at B = 1", **measured_read.lack_of_fit(summary, fit_points, ("d", "T"))},
                          {"fit": "d, T, B (every point)", **measured_read.lack_of_fit(summary, complete, ("d", "T", "B"))}])
     waiting = [p for p in EXPONENTS["d_exponent_T256"][1] if p not in usable_of["d_exponent_T256"]]
-    over = "on d = " + " and ".join(str(p[1]) for p in usable_of["d_exponent_T256"]) + "".join(
-        f"; d = {p[1]} enters once 2 of its {seeds[p]} seeds are stored, {done_seeds[p]} so far" for p in waiting)
+    ds = [str(p[1]) for p in usable_of["d_exponent_T256"]]
+    over = f"on d = {', '.join(ds[:-1])} and {ds[-1]}" + "".join(
+        f"; d = {p[1]} enters once 2 of its {seeds[p]} seeds have crossed, {crossed[p]} so far" for p in waiting)
     glue_text("t1m_sentence", verdict_sentence(status, exponents, have, need, points, over, grows))
     glue_text("t1m_local_T", local_T_sentence(local_T))
     glue_text("t1m_local_d", local_d_sentence(only_points(summary, complete), status.get("d_exponent_T128", "not run")))
-    partial = sorted(p for p in seeds if 0 < done_seeds[p] < judged_from[p])  # shown, not judged
+    partial = sorted(p for p in seeds if 0 < done_seeds[p] and p not in complete)  # shown, not judged
     glue_figure("fig3_measured", _measured_figure(all_points(summary, complete), local,
                                                   read.point_table(only_points(summary, partial), partial)))
-    pending = pd.DataFrame([{"T": p[0], "d": p[1], "B": p[2], "seeds stored": done_seeds[p], "registered": seeds[p],
-                             "judged from": judged_from[p], "in progress": in_progress(p)}
-                            for p in new_points if p not in complete],
-                           columns=["T", "d", "B", "seeds stored", "registered", "judged from", "in progress"])
+    pending = pd.DataFrame([{"T": p[0], "d": p[1], "B": p[2], "seeds stored": done_seeds[p], "crossed": crossed[p],
+                             "registered": seeds[p], "judged": "yes, again as seeds come" if p in complete else
+                             f"once {AS_BUDGET_ALLOWS[p]} have crossed or all are stored" if p in AS_BUDGET_ALLOWS else
+                             "once all are stored", "in progress": in_progress(p)}
+                            for p in new_points if done_seeds[p] < seeds[p]],
+                           columns=["T", "d", "B", "seeds stored", "crossed", "registered", "judged", "in progress"])
     return SimpleNamespace(points=points, pending=pending, exponents=pd.DataFrame(exponents), local=local, local_T=local_T, lack_of_fit=lack,
                            checked=checked, complete=complete, runs=(have, need), status=status)
 
