@@ -733,6 +733,8 @@ def test_d_64_at_256_enters_the_d_exponent_and_is_judged_from_its_second_crossed
         summary.loc[summary.index[(summary["T"] == 256) & (summary["d"] == 64)][crossed:], "plateau_length"] = math.inf
     monkeypatch.setattr(t1show, "stored_summaries", lambda: (summary, seeds, len(rows), len(rows)))
     monkeypatch.setattr(t1show, "in_progress", lambda p: "seed 2 at step 100")  # not this machine's checkpoints
+    glued: dict[str, str] = {}
+    monkeypatch.setattr(t1show, "glue_text", lambda key, text: glued.__setitem__(key, text))
     out = t1show.measured({}, Context("paper_cpu"))
     plt.close("all")
     row = out.exponents.set_index("claim").loc["d_exponent_T256"]
@@ -741,6 +743,10 @@ def test_d_64_at_256_enters_the_d_exponent_and_is_judged_from_its_second_crossed
     assert row["ours"] == pytest.approx(1.29) and out.status["d_exponent_T256"] == "agrees", row
     judged = {r.claim.key for r in out.checked}
     assert ("table1.measured.T256_d64_B1" in judged) == (crossed >= 2 or stored == 3), "never on one seed's bound"
+    described = glued["t1m_local_d"]
+    assert described.startswith("At T = 128 the local d exponent")
+    assert ("At T = 256 the local d exponent" in described) == (crossed >= 2), described
+    assert ("At T = 256 the same reading waits for d = 64" in described) == (crossed < 2)
     waiting = out.pending[(out.pending["T"] == 256) & (out.pending["d"] == 64)]
     assert len(waiting) == len(out.pending) == (stored < 3), out.pending
     if stored < 3:

@@ -254,7 +254,10 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
         f"; d = {p[1]} enters once 2 of its {seeds[p]} seeds have crossed, {crossed[p]} so far" for p in waiting)
     glue_text("t1m_sentence", verdict_sentence(status, exponents, have, need, points, over, grows))
     glue_text("t1m_local_T", local_T_sentence(local_T))
-    glue_text("t1m_local_d", local_d_sentence(only_points(summary, complete), status.get("d_exponent_T128", "not run")))
+    at_256 = local_d_sentence(only_points(summary, complete), status.get("d_exponent_T256", "not run"), 256)
+    glue_text("t1m_local_d", local_d_sentence(only_points(summary, complete), status.get("d_exponent_T128", "not run"))
+              + (f" {at_256}" if not at_256.startswith("Not described") else
+                 " At T = 256 the same reading waits for d = 64 (two crossed seeds)."))
     partial = sorted(p for p in seeds if 0 < done_seeds[p] and p not in complete)  # shown, not judged
     glue_figure("fig3_measured", _measured_figure(all_points(summary, complete), local,
                                                   read.point_table(only_points(summary, partial), partial)))
