@@ -382,10 +382,11 @@ def test_prose_writes_a_negative_number_with_a_minus_sign_and_leaves_hyphens_alo
     assert with_minus_signs("-2 at the start") == "−2 at the start" and with_minus_signs("x=-2") == "x=−2"
 
 
-def test_a_laptop_ablation_row_shows_its_twin_at_table_1s_width_in_the_paper_scale_column():
-    """Figures 13-15's laptop claims have twins judged at Table 1's width (``table1.ablations.<key>``): the laptop row's
-    paper-scale column pastes the twin's number and verdict, as Figure 3's rows paste ``table1.<key>``'s; a laptop claim
-    with no twin keeps its own paper-scale cell."""
+def test_a_laptop_row_shows_its_twin_on_table_1s_settings_in_the_paper_scale_column():
+    """Figures 13-15's laptop claims have twins judged at Table 1's width (``table1.ablations.<key>``), pasted in the
+    laptop row's paper-scale column; where the key alone would pick another quantity (Figure 3's exponents: the
+    paper's panels reach T = 256, not the cheap end's T ≤ 64; a ratio of speed-ups) or none (Figure 15's Adam runs
+    are Figure 14's), `scorecard.TWINS` names the twin."""
     from emergence_lib import scorecard
 
     table = scorecard.landing_table()
@@ -393,5 +394,12 @@ def test_a_laptop_ablation_row_shows_its_twin_at_table_1s_width_in_the_paper_sca
         row = next(line for line in table.splitlines() if claims.claim(key).glue_key("ours") in line)
         assert claims.claim(f"table1.ablations.{key}").glue_key("ours") in row, row
         assert "Table 1's width" in row
-    lone = next(line for line in table.splitlines() if claims.claim("figure15.adam_d_exponent").glue_key("ours") in line)
-    assert "table1" not in lone
+    named = {"figure3.T_exponent": "table1.measured.T_exponent", "figure3.B_exponent": "table1.measured.B_exponent_T256",
+             "figure3.cross_sample_speedup": "table1.figure3.cross_sample_more_at_larger_d",
+             "figure15.adam_d_exponent": "table1.ablations.figure14.d_exponent_random_position"}
+    for key, twin in named.items():  # where the key alone would pick another quantity, or none
+        row = next(line for line in table.splitlines() if claims.claim(key).glue_key("ours") in line)
+        assert claims.claim(twin).glue_key("ours") in row, (key, row)
+    assert set(scorecard.TWINS.values()) <= set(claims.REGISTRY), "every named twin is a registered claim"
+    lone = next(line for line in table.splitlines() if claims.claim("figure14.T_exponent_no_feature").glue_key("ours") in line)
+    assert claims.claim("table1.ablations.figure14.T_exponent_no_feature").glue_key("ours") in lone

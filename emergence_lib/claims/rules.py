@@ -95,8 +95,8 @@ class IntervalRule:
         if self.above is not None:
             return f"agrees if our 95% interval lies above {self.above:g}, differs if below, else inconclusive"
         spread = f", widened by the law's own scatter (σ = {self.paper_sd:.3f}{unit})" if self.paper_sd else ""
-        return (f"agrees if the paper's value is in our 95% interval{spread}; inconclusive if that interval is wider "
-                f"than {self.max_width:g}{unit}")
+        return (f"differs if the paper's value is outside our 95% interval{spread}, however wide; else inconclusive if "
+                f"that interval is wider than {self.max_width:g}{unit}; else agrees")
 
 
 @dataclass(frozen=True)
