@@ -284,13 +284,13 @@ def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, n
         return (f"Not answered yet: {have} of {need} registered runs where the paper measured are stored, and the d "
                 "exponent at T = 256 needs all seeds at d = 16 and 32.")
     value = f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}] against the paper's {paper_number('figure3.d'):.2f}"
-    at = f"the d exponent at T = 256{f' ({over})' if over else ''} is {value}"  # over: "on d = 16 and 32; …"
+    exponent = f"the d exponent at T = 256{f' ({over})' if over else ''} is {value}"  # over: "on d = 16 and 32; …"
     if s == "agrees":
-        first = f"Where the paper measured, the gap closes: {at}."
+        first = f"Where the paper measured, the gap closes: {exponent}."
     elif s == "differs":
-        first = f"Where the paper measured, the gap does not close: {at}."
+        first = f"Where the paper measured, the gap does not close: {exponent}."
     else:
-        first = f"Where the paper measured, {at}: too wide an interval to say whether the gap closes."
+        first = f"Where the paper measured, {exponent}: too wide an interval to say whether the gap closes."
     if status.get("d_exponent_T128") in ("agrees", "differs", "inconclusive"):
         r = next(e for e in exponents if e["claim"] == "d_exponent_T128")
         (T128, *_), ds = EXPONENTS["d_exponent_T128"][0][0], [p[1] for p in EXPONENTS["d_exponent_T128"][0]]
@@ -361,7 +361,7 @@ def local_T_sentence(local_T: pd.DataFrame) -> str:
     if len(pairs) == 1:
         return with_minus_signs(f"The local T exponent from T = {pairs[0]} is {at(pairs[0])}, against the law's {paper}.")
     return with_minus_signs(f"Described, not judged: the local T exponent is {at(pairs[0])} from T = {pairs[0]}, and "
-            f"{at(pairs[-1])} from T = {pairs[-1]}, against the law's single {paper}.")
+                            f"{at(pairs[-1])} from T = {pairs[-1]}, against the law's single {paper}.")
 
 
 def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.DataFrame | None = None) -> plt.Figure:
