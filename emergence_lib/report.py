@@ -46,6 +46,11 @@ def with_minus_signs(text: str) -> str:
     return re.sub(r"(?<![^\s\[(=])-(?=\d)", "−", text)
 
 
+def and_list(items: list[str]) -> str:
+    """"a", "a and b", "a, b and c": a list in prose."""
+    return " and ".join(filter(None, [", ".join(items[:-1]), items[-1]])) if items else ""
+
+
 def format_number(v: float, fmt: str) -> str:
     """``format(v, fmt)`` for prose and claims, with e-notation written as a reader writes it: an ``e`` format always,
     a ``g`` format outside [10⁻³, 10⁶), become "2.7 × 10⁻⁶" at the precision asked for."""

@@ -486,7 +486,7 @@ def test_the_answer_sentence_reads_every_judged_exponent_and_the_points_at_256()
     assert "At T = 128 (d = 16, 32, 64) the d exponent is 1.42 [1.27, 1.57] against 1.29 (agrees)." in s
     assert s.index("T = 128") < s.index("other exponents"), "the same d exponent at another T, not another exponent"
     assert "the B exponent at T = 256 is −1.15 [−1.22, −1.08] against −0.80 (differs)" in s
-    assert s.endswith("1.50× [1.04, 2.14] at d = 16, 1.49× [1.08, 2.05] at d = 32 the law's."), "d in order; T = 128 out"
+    assert s.endswith("1.50× [1.04, 2.14] at d = 16 and 1.49× [1.08, 2.05] at d = 32 the law's."), "d in order; T = 128 out"
     over = "on d = 16 and 32; d = 64 enters once 2 of its 3 seeds are stored, 0 so far"
     both = verdict_sentence({"d_exponent_T256": "inconclusive", "d_exponent_grows": "inconclusive"}, exps, 38, 44,
                             points, over, (0.27, -0.18, 0.71))
@@ -637,6 +637,48 @@ def test_the_local_T_sentence_reads_the_first_and_last_pair_with_their_intervals
     assert "0.78 [0.59, 0.97] at d = 16 from T = 32 → 64" in s and "1.65 [0.61, 2.68] at d = 16 from T = 192 → 256" in s
     assert "1.03" not in s and "d = 32" not in s and s.startswith("Described, not judged")
     assert local_T_sentence(t.iloc[3:]) == "No pair of neighbouring lengths has all its seeds stored yet."
+
+
+def test_the_local_exponents_follow_d_64_over_its_own_pairs_of_lengths():
+    """d = 64 has no T = 64 or 192: its local T exponent reads 32 → 128 and 128 → 256, and appears only where both
+    lengths are stored; the local d exponent from 32 to 64 appears at the lengths that have both, 16 → 32 at every
+    length (nan where not stored). Plateaus ∝ d^1.5 T^1.2 give those slopes back."""
+    from emergence_lib.experiments.table1.read import local_exponents
+
+    have = [(32, 16), (32, 32), (32, 64), (64, 16), (64, 32), (128, 16), (128, 32), (128, 64)]
+    summary = pd.DataFrame([{"T": T, "d": d, "B": 1, "seed": s, "plateau_length": d ** 1.5 * T ** 1.2 * f}
+                            for T, d in have for s, f in enumerate((0.95, 1.0, 1.05))])
+    local, local_T = local_exponents(summary)
+    assert list(local["d"]) == ["16 → 32"] * 5 + ["32 → 64"] * 2 and list(local["T"][5:]) == [32, 128]
+    assert np.allclose(local["ours"].iloc[[0, 1, 2, 5, 6]], 1.5) and local["ours"].iloc[[3, 4]].isna().all()
+    at64 = local_T[local_T["d"] == 64]
+    assert list(at64["T"]) == ["32 → 128"] and at64["ours"].iloc[0] == pytest.approx(1.2)
+    more = pd.concat([summary, pd.DataFrame([{"T": 256, "d": 64, "B": 1, "seed": s, "plateau_length":
+                                              64 ** 1.5 * 256 ** 1.2 * f} for s, f in enumerate((0.95, 1.05))])])
+    assert list(local_exponents(more)[1].query("d == 64")["T"]) == ["32 → 128", "128 → 256"]
+
+
+def test_the_local_T_sentence_groups_each_d_by_its_own_first_and_last_pair():
+    from emergence_lib.experiments.table1.show import local_T_sentence
+
+    t = pd.DataFrame([{"d": 16, "T": "32 → 64", "ours": 0.78, "low": 0.59, "high": 0.97},
+                      {"d": 16, "T": "192 → 256", "ours": 1.65, "low": 0.61, "high": 2.68},
+                      {"d": 32, "T": "32 → 64", "ours": 0.80, "low": 0.61, "high": 0.99},
+                      {"d": 32, "T": "192 → 256", "ours": 1.49, "low": 0.57, "high": 2.41},
+                      {"d": 64, "T": "32 → 128", "ours": 1.26, "low": 1.24, "high": 1.28},
+                      {"d": 64, "T": "128 → 256", "ours": 1.3, "low": -0.2, "high": 2.8}])
+    s = local_T_sentence(t)
+    assert ("0.78 [0.59, 0.97] at d = 16 and 0.80 [0.61, 0.99] at d = 32 from T = 32 → 64; "
+            "1.26 [1.24, 1.28] at d = 64 from T = 32 → 128") in s
+    assert "1.30 [−0.20, 2.80] at d = 64 from T = 128 → 256" in s and s.index("128 → 256") < s.index("192 → 256")
+    one_pair = local_T_sentence(t[t["d"] == 64].iloc[:1])
+    assert one_pair == "The local T exponent is 1.26 [1.24, 1.28] at d = 64 from T = 32 → 128, against the law's 0.80."
+
+
+def test_and_list_writes_a_list_in_prose():
+    from emergence_lib.report import and_list
+
+    assert [and_list(x) for x in ([], ["a"], ["a", "b"], ["a", "b", "c"])] == ["", "a", "a and b", "a, b and c"]
 
 
 def test_an_amended_exponent_takes_the_point_means_interval_only_where_the_law_misfits():

@@ -21,6 +21,12 @@ from ..regression.runs import Figure3, point_key
 from .runs import Figure3Measured
 
 CHEAP_POINTS = [(T, d, 1) for T in (32, 64) for d in (16, 32)]  # the cheap end's points some claims read too
+# A cheap-end point no claim here reads, shown beside once all its seeds are stored: d = 64's short end, so that the
+# figure and the local exponents follow d = 64 from T = 32 (described, not judged).
+SHOWN_BESIDE = [(32, 64, 1)]
+# The pairs of lengths each d's local T exponent reads: neighbours where the grid has them (d = 64 has no T = 64 or 192).
+T_PAIRS = {16: [(32, 64), (64, 128), (128, 192), (192, 256)], 32: [(32, 64), (64, 128), (128, 192), (192, 256)],
+           64: [(32, 128), (128, 256)]}
 # The points run "as the budget allows": registered (7594059, before any run) as "3 seeds listed; its claims read
 # whatever seeds have finished, at least 2 for an interval". Such a point is judged once that many of its seeds have
 # crossed (or all are stored), and again as more come in; every other point only once all its seeds are stored.
@@ -271,7 +277,7 @@ def stored_summaries() -> tuple[pd.DataFrame, dict[tuple[int, int, int], int], i
     cols = ["T", "d", "B", "seed", "plateau_length", "seconds", "run"]
     summary = pd.concat(frames).drop_duplicates("run") if frames else pd.DataFrame(columns=cols)
     seeds = {(T, d, B): len(s) for T, d, B, s in figure.grid.points}
-    seeds |= {p: len(Figure3(scale="paper_cpu").grid.seeds) for p in CHEAP_POINTS}
+    seeds |= {p: len(Figure3(scale="paper_cpu").grid.seeds) for p in CHEAP_POINTS + SHOWN_BESIDE}
     return summary, seeds, have, need
 
 
@@ -306,3 +312,17 @@ def only_points(summary: pd.DataFrame, points: list[tuple[int, int, int]]) -> pd
 def all_points(summary: pd.DataFrame, complete: list[tuple[int, int, int]]) -> pd.DataFrame:
     ordered = sorted(complete)
     return regression_read.point_table(only_points(summary, ordered), ordered)
+
+
+def local_exponents(summary: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The local d exponent per T, over each doubling of d (16 → 32 at every length, a row even where not stored;
+    32 → 64 where both points are), and the local T exponent per d over `T_PAIRS` (d = 64's rows only where stored):
+    described, not judged."""
+    lengths = (32, 64, 128, 192, 256)
+    local = pd.DataFrame([{"T": T, "d": f"{lo} → {hi}"} | local_d_exponent(summary, T, lo, hi)
+                          for lo, hi in ((16, 32), (32, 64)) for T in lengths])
+    local = local[(local["d"] == "16 → 32") | np.isfinite(local["ours"].astype(float))].reset_index(drop=True)
+    local_T = pd.DataFrame([local_T_exponent(summary, d, lo, hi)
+                            for d, pairs in T_PAIRS.items() for lo, hi in pairs])
+    local_T = local_T[(local_T["d"] != 64) | np.isfinite(local_T["ours"].astype(float))].reset_index(drop=True)
+    return local, local_T

@@ -12,14 +12,14 @@ import pandas as pd
 
 from ... import claims, plotting
 from ...paper import paper_number
-from ...report import glue_figure, glue_number, glue_text, with_minus_signs
+from ...report import and_list, glue_figure, glue_number, glue_text, with_minus_signs
 from ..base import devices_sentence
 from ..context import Context
 from ..regression import read
 from ..regression.runs import BRIDGE_STEPS, Figure3, law, law_residual_sd, our_points, paper_points, point_key
 from . import read as measured_read
-from .read import (AS_BUDGET_ALLOWS, EXPONENTS, GROWS_POINTS, all_points, in_progress, only_points, seeds_done, seeds_so_far,
-                   stored_summaries)
+from .read import (AS_BUDGET_ALLOWS, EXPONENTS, GROWS_POINTS, SHOWN_BESIDE, all_points, in_progress, only_points,
+                   seeds_done, seeds_so_far, stored_summaries)
 from .runs import Figure3Measured
 
 
@@ -241,13 +241,11 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
     else:
         claims.record_not_run(f"{PK}.d_exponent_grows", f"not run yet ({sum(p in complete for p in GROWS_POINTS)} of 4 points)")
 
-    local = pd.DataFrame([measured_read.local_d_exponent(only_points(summary, complete), T) for T in (32, 64, 128, 192, 256)])
-    lengths = (32, 64, 128, 192, 256)
-    local_T = pd.DataFrame([measured_read.local_T_exponent(only_points(summary, complete), d, lo, hi)
-                            for d in (16, 32) for lo, hi in zip(lengths, lengths[1:])])
-    fit_points = [p for p in complete if p[2] == 1]
+    local, local_T = measured_read.local_exponents(only_points(summary, complete))
+    registered = [p for p in complete if p not in SHOWN_BESIDE]  # the lack of fit reads the points claims read
+    fit_points = [p for p in registered if p[2] == 1]
     lack = pd.DataFrame([{"fit": "d, T at B = 1", **measured_read.lack_of_fit(summary, fit_points, ("d", "T"))},
-                         {"fit": "d, T, B (every point)", **measured_read.lack_of_fit(summary, complete, ("d", "T", "B"))}])
+                         {"fit": "d, T, B (every point)", **measured_read.lack_of_fit(summary, registered, ("d", "T", "B"))}])
     waiting = [p for p in EXPONENTS["d_exponent_T256"][1] if p not in usable_of["d_exponent_T256"]]
     ds = [str(p[1]) for p in usable_of["d_exponent_T256"]]
     over = f"on d = {', '.join(ds[:-1])} and {ds[-1]}" + "".join(
@@ -316,7 +314,8 @@ def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, n
     if points is not None and len(points):
         at = points[(points["T"] == 256) & (points["B"] == 1)].sort_values("d")
         if len(at):
-            ratios = ", ".join(f"{r.ratio:.2f}× [{r.ratio_low:.2f}, {r.ratio_high:.2f}] at d = {r.d}" for r in at.itertuples())
+            ratios = and_list([f"{r.ratio:.2f}× [{r.ratio_low:.2f}, {r.ratio_high:.2f}] at d = {r.d}"
+                               for r in at.itertuples()])
             first += f" At T = 256 and B = 1 our plateaus are {ratios} the law's."
     return with_minus_signs(first)
 
@@ -346,28 +345,42 @@ def local_d_sentence(summary: pd.DataFrame, judged: str, T: int = 128) -> str:
 
 
 def local_T_sentence(local_T: pd.DataFrame) -> str:
-    """The local T exponents at the first and the last pair of lengths that have them, over d: a description of the
-    curve (these are not registered claims), against the law's single exponent."""
+    """Each d's local T exponent over its first and its last pair of lengths that have all their seeds (the pairs
+    differ by d: d = 64 has no T = 64 or 192), grouped by pair: a description of the curve (these are not registered
+    claims), against the law's single exponent."""
     done = local_T[np.isfinite(local_T["ours"].astype(float))]
     if not len(done):
         return "No pair of neighbouring lengths has all its seeds stored yet."
-    pairs = list(dict.fromkeys(done["T"]))
 
-    def at(pair: str) -> str:
-        rows = done[done["T"] == pair].sort_values("d")
-        return ", ".join(f"{r.ours:.2f} [{r.low:.2f}, {r.high:.2f}] at d = {r.d}" for r in rows.itertuples())
+    def first_length(pair: str) -> tuple[int, ...]:
+        return tuple(int(t) for t in pair.split(" → "))
+
+    first, last = {}, {}
+    for d, g in done.groupby("d"):
+        rows = sorted(g.itertuples(), key=lambda r: first_length(r.T))
+        first[d] = rows[0]
+        if len(rows) > 1:
+            last[d] = rows[-1]
+
+    def at(rows: dict) -> str:
+        by_pair: dict[str, list] = {}
+        for d in sorted(rows):
+            by_pair.setdefault(rows[d].T, []).append(rows[d])
+        return "; ".join(and_list([f"{r.ours:.2f} [{r.low:.2f}, {r.high:.2f}] at d = {r.d}" for r in rs])
+                         + f" from T = {pair}" for pair, rs in sorted(by_pair.items(), key=lambda kv: first_length(kv[0])))
 
     paper = f"{paper_number('figure3.T'):.2f}"
-    if len(pairs) == 1:
-        return with_minus_signs(f"The local T exponent from T = {pairs[0]} is {at(pairs[0])}, against the law's {paper}.")
-    return with_minus_signs(f"Described, not judged: the local T exponent is {at(pairs[0])} from T = {pairs[0]}, and "
-                            f"{at(pairs[-1])} from T = {pairs[-1]}, against the law's single {paper}.")
+    if not last:
+        return with_minus_signs(f"The local T exponent is {at(first)}, against the law's {paper}.")
+    return with_minus_signs(f"Described, not judged: at the short end the local T exponent is {at(first)}; at the "
+                            f"long end it is {at(last)}; against the law's single {paper}.")
 
 
 def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.DataFrame | None = None) -> plt.Figure:
     """(a) Our plateau over the paper's law against T at B = 1, one colour per d (95% intervals over seeds), the law's
     own scatter shaded, and each point whose seeds are not all stored as a hollow marker (its seeds so far: shown, not
-    judged); (b) the local d exponent (d = 16 → 32) per T with its 95% interval, the paper's exponent dashed."""
+    judged); (b) the local d exponent per T over each doubling of d (16 → 32; 32 → 64 where stored) with its 95%
+    interval, the paper's exponent dashed."""
     paper_d = paper_number("figure3.d")
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
     ax = axes[0]
@@ -401,12 +414,12 @@ def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.Data
     ax.set_title("Table 1's model against the law, $B$ = 1")
     ax.legend(fontsize=9, loc="upper left")
     ax = axes[1]
-    ok = local[np.isfinite(local["ours"])] if len(local) else local
-    if len(ok):
-        lo = (ok["ours"] - ok["low"]).fillna(0)
-        hi = (ok["high"] - ok["ours"]).fillna(0)
-        ax.errorbar(ok["T"], ok["ours"], yerr=[lo, hi], fmt="o-", color="C0", capsize=3,
-                    label="local $d$ exponent, $d$ = 16 → 32 (95% interval)")
+    ok = local[np.isfinite(local["ours"].astype(float))] if len(local) else local
+    for i, (pair, g) in enumerate(ok.groupby("d", sort=True) if "d" in ok else [("16 → 32", ok)] if len(ok) else []):
+        shift = 1.03 ** i  # a doubling of d per series, set a little apart so that their intervals do not overlap
+        ax.errorbar(g["T"] * shift, g["ours"], yerr=[(g["ours"] - g["low"]).fillna(0), (g["high"] - g["ours"]).fillna(0)],
+                    fmt="os"[i % 2] + "-", color=f"C{i}", capsize=3,
+                    label=f"local $d$ exponent, $d$ = {pair} (95% interval)")
     ax.axhline(paper_d, color="C3", ls="--", lw=1.4, label=f"paper's {paper_d:.2f} (one joint fit, $T$ = 32–256)")
     ax.set_xscale("log", base=2)
     ax.set_xticks([32, 64, 128, 192, 256], ["32", "64", "128", "192", "256"])
