@@ -675,6 +675,27 @@ def test_the_local_T_sentence_groups_each_d_by_its_own_first_and_last_pair():
     assert one_pair == "The local T exponent is 1.26 [1.24, 1.28] at d = 64 from T = 32 → 128, against the law's 0.80."
 
 
+def test_a_local_exponent_needs_two_crossed_seeds_at_each_end_and_a_lone_pair_sits_at_its_end():
+    """One crossed seed at (256, 64) gives no interval, so no local exponent is shown from it (never one seed's
+    value); a d whose only pair reaches the longest T is described at the long end, not the short one."""
+    from emergence_lib.experiments.table1.read import local_exponents
+    from emergence_lib.experiments.table1.show import local_T_sentence
+
+    have = {(128, 64): 3, (256, 64): 1, (32, 16): 3, (64, 16): 3}
+    summary = pd.DataFrame([{"T": T, "d": d, "B": 1, "seed": s, "plateau_length": d ** 1.5 * T ** 1.2 * (1 + s / 20)}
+                            for (T, d), n in have.items() for s in range(n)])
+    summary.loc[len(summary)] = {"T": 256, "d": 64, "B": 1, "seed": 1, "plateau_length": math.inf}
+    local, local_T = local_exponents(summary)
+    assert local_T.query("d == 64").empty and not (local["d"] == "32 → 64").any()
+    t = pd.DataFrame([{"d": 16, "T": "32 → 64", "ours": 0.78, "low": 0.59, "high": 0.97},
+                      {"d": 16, "T": "192 → 256", "ours": 1.65, "low": 0.61, "high": 2.68},
+                      {"d": 64, "T": "128 → 256", "ours": 1.3, "low": 0.2, "high": 2.4}])
+    s = local_T_sentence(t)
+    assert s.index("long end") < s.index("at d = 64 from T = 128 → 256"), s
+    assert local_T_sentence(t[t["d"] == 64]) == ("The local T exponent is 1.30 [0.20, 2.40] at d = 64 from T = "
+                                                 "128 → 256, against the law's 0.80.")
+
+
 def test_and_list_writes_a_list_in_prose():
     from emergence_lib.report import and_list
 
@@ -791,6 +812,19 @@ def test_d_64_at_256_enters_the_d_exponent_and_is_judged_from_its_second_crossed
     assert ("At T = 256 the same reading waits for d = 64" in described) == (crossed < 2)
     waiting = out.pending[(out.pending["T"] == 256) & (out.pending["d"] == 64)]
     assert len(waiting) == len(out.pending) == (stored < 3), out.pending
+    # The cheap end's (32, 64), shown beside (read.SHOWN_BESIDE), far off the law: it enters the figure and the local
+    # exponents, never a claim or the lack of fit.
+    beside = pd.DataFrame([{"T": 32, "d": 64, "B": 1, "seed": s, "plateau_length": 3 * runs.law(32, 64, 1) * f,
+                            "seconds": 1.0, "run": f"32-64-1-{s}"} for s, f in enumerate((0.97, 1.0, 1.03))])
+    monkeypatch.setattr(t1show, "stored_summaries",
+                        lambda: (pd.concat([summary, beside]), seeds | {(32, 64, 1): 3}, len(rows), len(rows)))
+    more = t1show.measured({}, Context("paper_cpu"))
+    plt.close("all")
+    assert ({(r.claim.key, r.ours, r.interval, r.status) for r in more.checked}
+            == {(r.claim.key, r.ours, r.interval, r.status) for r in out.checked})
+    pd.testing.assert_frame_equal(more.lack_of_fit, out.lack_of_fit)
+    assert (32, 64, 1) in more.complete and not (more.local_T["T"] == "32 → 128").empty
+    assert ((more.local["T"] == 32) & (more.local["d"] == "32 → 64")).sum() == 1
     if stored < 3:
         assert waiting.iloc[0]["seeds stored"] == stored and waiting.iloc[0]["crossed"] == crossed
         assert waiting.iloc[0]["judged"].startswith("yes" if crossed >= 2 else "once 2 have crossed")

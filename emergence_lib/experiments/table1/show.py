@@ -256,7 +256,7 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
     glue_text("t1m_local_d", local_d_sentence(only_points(summary, complete), status.get("d_exponent_T128", "not run"))
               + (f" {at_256}" if not at_256.startswith("Not described") else
                  " At T = 256 the same reading waits for d = 64 (two crossed seeds)."))
-    partial = sorted(p for p in seeds if 0 < done_seeds[p] and p not in complete)  # shown, not judged
+    partial = sorted(p for p in seeds if 0 < done_seeds[p] and p not in complete + SHOWN_BESIDE)  # shown, not judged
     glue_figure("fig3_measured", _measured_figure(all_points(summary, complete), local,
                                                   read.point_table(only_points(summary, partial), partial)))
     pending = pd.DataFrame([{"T": p[0], "d": p[1], "B": p[2], "seeds stored": done_seeds[p], "crossed": crossed[p],
@@ -345,21 +345,23 @@ def local_d_sentence(summary: pd.DataFrame, judged: str, T: int = 128) -> str:
 
 
 def local_T_sentence(local_T: pd.DataFrame) -> str:
-    """Each d's local T exponent over its first and its last pair of lengths that have all their seeds (the pairs
-    differ by d: d = 64 has no T = 64 or 192), grouped by pair: a description of the curve (these are not registered
-    claims), against the law's single exponent."""
+    """Each d's local T exponent over its first and its last pair of lengths that have an interval (the pairs differ
+    by d: d = 64 has no T = 64 or 192), grouped by pair: a description of the curve (these are not registered claims),
+    against the law's single exponent. A d with one pair goes to the long end if that pair reaches the longest T."""
     done = local_T[np.isfinite(local_T["ours"].astype(float))]
     if not len(done):
         return "No pair of neighbouring lengths has all its seeds stored yet."
 
-    def first_length(pair: str) -> tuple[int, ...]:
+    def pair_key(pair: str) -> tuple[int, ...]:
         return tuple(int(t) for t in pair.split(" → "))
 
+    longest = max(pair_key(t)[-1] for t in done["T"])
     first, last = {}, {}
     for d, g in done.groupby("d"):
-        rows = sorted(g.itertuples(), key=lambda r: first_length(r.T))
-        first[d] = rows[0]
-        if len(rows) > 1:
+        rows = sorted(g.itertuples(), key=lambda r: pair_key(r.T))
+        if len(rows) > 1 or pair_key(rows[0].T)[-1] < longest:
+            first[d] = rows[0]
+        if len(rows) > 1 or pair_key(rows[0].T)[-1] == longest:
             last[d] = rows[-1]
 
     def at(rows: dict) -> str:
@@ -367,11 +369,11 @@ def local_T_sentence(local_T: pd.DataFrame) -> str:
         for d in sorted(rows):
             by_pair.setdefault(rows[d].T, []).append(rows[d])
         return "; ".join(and_list([f"{r.ours:.2f} [{r.low:.2f}, {r.high:.2f}] at d = {r.d}" for r in rs])
-                         + f" from T = {pair}" for pair, rs in sorted(by_pair.items(), key=lambda kv: first_length(kv[0])))
+                         + f" from T = {pair}" for pair, rs in sorted(by_pair.items(), key=lambda kv: pair_key(kv[0])))
 
     paper = f"{paper_number('figure3.T'):.2f}"
-    if not last:
-        return with_minus_signs(f"The local T exponent is {at(first)}, against the law's {paper}.")
+    if not first or not last:
+        return with_minus_signs(f"The local T exponent is {at(first or last)}, against the law's {paper}.")
     return with_minus_signs(f"Described, not judged: at the short end the local T exponent is {at(first)}; at the "
                             f"long end it is {at(last)}; against the law's single {paper}.")
 
@@ -414,10 +416,10 @@ def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.Data
     ax.set_title("Table 1's model against the law, $B$ = 1")
     ax.legend(fontsize=9, loc="upper left")
     ax = axes[1]
-    ok = local[np.isfinite(local["ours"].astype(float))] if len(local) else local
-    for i, (pair, g) in enumerate(ok.groupby("d", sort=True) if "d" in ok else [("16 → 32", ok)] if len(ok) else []):
+    ok = local[np.isfinite(local["ours"].astype(float)) & np.isfinite(local["low"].astype(float))] if len(local) else local
+    for i, (pair, g) in enumerate(ok.groupby("d", sort=True) if len(ok) else []):
         shift = 1.03 ** i  # a doubling of d per series, set a little apart so that their intervals do not overlap
-        ax.errorbar(g["T"] * shift, g["ours"], yerr=[(g["ours"] - g["low"]).fillna(0), (g["high"] - g["ours"]).fillna(0)],
+        ax.errorbar(g["T"] * shift, g["ours"], yerr=[g["ours"] - g["low"], g["high"] - g["ours"]],
                     fmt="os"[i % 2] + "-", color=f"C{i}", capsize=3,
                     label=f"local $d$ exponent, $d$ = {pair} (95% interval)")
     ax.axhline(paper_d, color="C3", ls="--", lw=1.4, label=f"paper's {paper_d:.2f} (one joint fit, $T$ = 32–256)")
