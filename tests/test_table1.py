@@ -763,6 +763,7 @@ def test_d_curvature_is_zero_on_one_power_of_d_and_reads_a_bend_and_the_sentence
     assert straight[0] == pytest.approx(0.0, abs=1e-9) and straight[1] < 0 < straight[2]
     assert bent[0] == pytest.approx(0.45) and bent[1] > 0
     assert "the local slope grows" in local_d_sentence(runs(1.2, 1.65), "agrees")
+    assert local_d_sentence(runs(1.2, 1.65), None).endswith("the local slope grows from d = 16 to 64."), "no claim"
     assert "the local slope falls" in local_d_sentence(runs(1.65, 1.2), "agrees")
     assert "do not tell a growing slope from a constant one" in local_d_sentence(runs(1.3, 1.3), "agrees")
     assert local_d_sentence(runs(1.3, 1.3)[lambda t: t["d"] != 64], "agrees").startswith("Not described yet")
@@ -807,7 +808,7 @@ def test_d_64_at_256_enters_the_d_exponent_and_is_judged_from_its_second_crossed
     judged = {r.claim.key for r in out.checked}
     assert ("table1.measured.T256_d64_B1" in judged) == (crossed >= 2 or stored == 3), "never on one seed's bound"
     described = glued["t1m_local_d"]
-    assert described.startswith("At T = 128 the local d exponent")
+    assert described.startswith("At T = 128 the local d exponent"), "no T = 32 sentence without (32, 64)"
     assert ("At T = 256 the local d exponent" in described) == (crossed >= 2), described
     assert ("At T = 256 the same reading waits for d = 64" in described) == (crossed < 2)
     waiting = out.pending[(out.pending["T"] == 256) & (out.pending["d"] == 64)]
@@ -825,6 +826,7 @@ def test_d_64_at_256_enters_the_d_exponent_and_is_judged_from_its_second_crossed
     pd.testing.assert_frame_equal(more.lack_of_fit, out.lack_of_fit)
     assert (32, 64, 1) in more.complete and not (more.local_T["T"] == "32 → 128").empty
     assert ((more.local["T"] == 32) & (more.local["d"] == "32 → 64")).sum() == 1
+    assert glued["t1m_local_d"].startswith("At T = 32 the local d exponent") and "At T = 128" in glued["t1m_local_d"]
     if stored < 3:
         assert waiting.iloc[0]["seeds stored"] == stored and waiting.iloc[0]["crossed"] == crossed
         assert waiting.iloc[0]["judged"].startswith("yes" if crossed >= 2 else "once 2 have crossed")

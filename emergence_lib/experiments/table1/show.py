@@ -252,8 +252,10 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
         f"; d = {p[1]} enters once 2 of its {seeds[p]} seeds have crossed, {crossed[p]} so far" for p in waiting)
     glue_text("t1m_sentence", verdict_sentence(status, exponents, have, need, points, over, grows))
     glue_text("t1m_local_T", local_T_sentence(local_T))
+    at_32 = local_d_sentence(only_points(summary, complete), None, 32)  # the cheap end's d = 16, 32 and 64
     at_256 = local_d_sentence(only_points(summary, complete), status.get("d_exponent_T256", "not run"), 256)
-    glue_text("t1m_local_d", local_d_sentence(only_points(summary, complete), status.get("d_exponent_T128", "not run"))
+    glue_text("t1m_local_d", ("" if at_32.startswith("Not described") else f"{at_32} ")
+              + local_d_sentence(only_points(summary, complete), status.get("d_exponent_T128", "not run"))
               + (f" {at_256}" if not at_256.startswith("Not described") else
                  " At T = 256 the same reading waits for d = 64 (two crossed seeds)."))
     partial = sorted(p for p in seeds if 0 < done_seeds[p] and p not in complete + SHOWN_BESIDE)  # shown, not judged
@@ -320,9 +322,10 @@ def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, n
     return with_minus_signs(first)
 
 
-def local_d_sentence(summary: pd.DataFrame, judged: str, T: int = 128) -> str:
+def local_d_sentence(summary: pd.DataFrame, judged: str | None, T: int = 128) -> str:
     """At T (128: where the measured grid has d = 16, 32 and 64 at B = 1): the local d exponent over each doubling
-    and their difference (Welch), beside the registered exponent, which is their secant. Described, not judged."""
+    and their difference (Welch), beside the registered exponent at T (its verdict ``judged``; None where no claim
+    reads T alone), which is their secant. Described, not judged."""
     low, high = measured_read.local_d_exponent(summary, T, 16, 32), measured_read.local_d_exponent(summary, T, 32, 64)
     bend = measured_read.d_curvature(summary, T)
     if not all(np.isfinite(x) for x in (low["low"], high["low"], bend[1])):
@@ -335,8 +338,9 @@ def local_d_sentence(summary: pd.DataFrame, judged: str, T: int = 128) -> str:
             f"{iv(high['ours'], high['low'], high['high'])} from 32 to 64; their difference is {iv(*bend)} (Welch; a "
             "contrast chosen after the runs, not registered). ")
     if bend[1] > 0:
-        text += ("Its interval lies above 0: the local slope grows from d = 16 to 64, and the registered exponent at "
-                 f"T = {T} ({judged}) reads the secant from d = 16 to 64, an average over that growing slope.")
+        text += "Its interval lies above 0: the local slope grows from d = 16 to 64" + (
+            "." if judged is None else f", and the registered exponent at T = {T} ({judged}) reads the secant from d = "
+                                       "16 to 64, an average over that growing slope.")
     elif bend[2] < 0:
         text += "Its interval lies below 0: the local slope falls from d = 16 to 64."
     else:
