@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ... import claims
-from ...report import glue_text
+from ...report import and_list, glue_text
 from ..base import devices_sentence
 from ..context import Context
 from ..table1.read import contrast_interval, lack_of_fit, measured_slope, respecting_the_misfit
@@ -53,7 +53,7 @@ def sgd_left_out(figure: AblationsMeasured, sgd: pd.DataFrame) -> str:
     if not left:
         return "SGD runs at every point of Figure 14's grid."
     names = [f"({T}, {d})" for _, T, d in sorted(left, key=lambda x: x[1:])]
-    text = (f"Left out: SGD at {', '.join(names[:-1])}{' and ' if len(names) > 1 else ''}{names[-1]}, where the paper's "
+    text = (f"Left out: SGD at {and_list(names)}, where the paper's "
             f"SGD law puts the crossing at {_steps(left[0][0])}–{_steps(left[-1][0])} steps")
     crossing = [steps * ratio for steps, _, _ in left]
     if ratios:

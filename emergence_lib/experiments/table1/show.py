@@ -241,21 +241,22 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
     else:
         claims.record_not_run(f"{PK}.d_exponent_grows", f"not run yet ({sum(p in complete for p in GROWS_POINTS)} of 4 points)")
 
-    local, local_T = measured_read.local_exponents(only_points(summary, complete))
+    shown = only_points(summary, complete)  # every complete point's seeds: the described readings below
+    local, local_T = measured_read.local_exponents(shown)
     registered = [p for p in complete if p not in SHOWN_BESIDE]  # the lack of fit reads the points claims read
     fit_points = [p for p in registered if p[2] == 1]
     lack = pd.DataFrame([{"fit": "d, T at B = 1", **measured_read.lack_of_fit(summary, fit_points, ("d", "T"))},
                          {"fit": "d, T, B (every point)", **measured_read.lack_of_fit(summary, registered, ("d", "T", "B"))}])
     waiting = [p for p in EXPONENTS["d_exponent_T256"][1] if p not in usable_of["d_exponent_T256"]]
     ds = [str(p[1]) for p in usable_of["d_exponent_T256"]]
-    over = f"on d = {', '.join(ds[:-1])} and {ds[-1]}" + "".join(
+    over = f"on d = {and_list(ds)}" + "".join(
         f"; d = {p[1]} enters once 2 of its {seeds[p]} seeds have crossed, {crossed[p]} so far" for p in waiting)
     glue_text("t1m_sentence", verdict_sentence(status, exponents, have, need, points, over, grows))
     glue_text("t1m_local_T", local_T_sentence(local_T))
-    at_32 = local_d_sentence(only_points(summary, complete), None, 32)  # the cheap end's d = 16, 32 and 64
-    at_256 = local_d_sentence(only_points(summary, complete), status.get("d_exponent_T256", "not run"), 256)
+    at_32 = local_d_sentence(shown, None, 32)  # the cheap end's d = 16, 32 and 64
+    at_256 = local_d_sentence(shown, status.get("d_exponent_T256", "not run"), 256)
     glue_text("t1m_local_d", ("" if at_32.startswith("Not described") else f"{at_32} ")
-              + local_d_sentence(only_points(summary, complete), status.get("d_exponent_T128", "not run"))
+              + local_d_sentence(shown, status.get("d_exponent_T128", "not run"))
               + (f" {at_256}" if not at_256.startswith("Not described") else
                  " At T = 256 the same reading waits for d = 64 (two crossed seeds)."))
     partial = sorted(p for p in seeds if 0 < done_seeds[p] and p not in complete + SHOWN_BESIDE)  # shown, not judged
