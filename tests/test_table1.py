@@ -769,7 +769,7 @@ def test_d_curvature_is_zero_on_one_power_of_d_and_reads_a_bend_and_the_sentence
     assert local_d_sentence(runs(1.3, 1.3)[lambda t: t["d"] != 64], "agrees").startswith("Not described yet")
 
 
-@pytest.mark.parametrize("stored, unreached", [(0, 0), (1, 0), (2, 0), (3, 0), (2, 1), (3, 1)])
+@pytest.mark.parametrize("stored, unreached", [(0, 0), (1, 0), (2, 0), (3, 0), (2, 1), (3, 1), (3, 2), (3, 3), (2, 2)])
 def test_d_64_at_256_enters_the_d_exponent_and_is_judged_from_its_second_crossed_seed(monkeypatch, stored, unreached):
     """The (256, 64) point, run as the budget allows: registered (7594059) as "its claims read whatever seeds have
     finished, at least 2 for an interval", it enters the d exponent at T = 256 and has its own ratio judged once 2 of
@@ -789,7 +789,7 @@ def test_d_64_at_256_enters_the_d_exponent_and_is_judged_from_its_second_crossed
     grid = Figure3Measured(scale="paper_cpu").grid
     seeds = {(T, d, B): len(s) for T, d, B, s in grid.points} | {p: 3 for p in t1show.measured_read.CHEAP_POINTS}
     rows = [{"T": T, "d": d, "B": B, "seed": s, "plateau_length": runs.law(T, d, B) * math.exp(offsets[s]),
-             "seconds": 1.0, "run": f"{T}-{d}-{B}-{s}"}
+             "seconds": 1.0, "run": f"{T}-{d}-{B}-{s}", "steps_run": 50_000}
             for (T, d, B), n in seeds.items() for s in range(stored if (T, d, B) == (256, 64, 1) else n)]
     summary = pd.DataFrame(rows)
     crossed = stored - unreached
@@ -799,8 +799,18 @@ def test_d_64_at_256_enters_the_d_exponent_and_is_judged_from_its_second_crossed
     monkeypatch.setattr(t1show, "in_progress", lambda p: "seed 2 at step 100")  # not this machine's checkpoints
     glued: dict[str, str] = {}
     monkeypatch.setattr(t1show, "glue_text", lambda key, text: glued.__setitem__(key, text))
+    monkeypatch.setattr(t1show, "glue_figure", lambda key, fig: glued.__setitem__(key, fig))
     out = t1show.measured({}, Context("paper_cpu"))
+    labels = [t.get_text() for t in glued["fig3_measured"].axes[0].get_legend().get_texts()]
     plt.close("all")
+    # A seed that never crossed is a lower bound, in prose and as a caret: 50,000 steps over the law's 13,721.
+    said = glued["t1m_sentence"]
+    assert ("never crossed in 50,000 steps, a plateau over 3.64× the law's 13,721" in said) == (unreached > 0), said
+    assert ("$d$ = 64: a seed that never crossed (its plateau lies above)" in labels) == (unreached > 0), labels
+    assert ("d = 64 enters no estimate: all 3 of its seeds are stored" in said) == (stored == 3 and crossed < 2), said
+    assert ("d = 64 enters once 2 of its 3 seeds have crossed" in said) == (stored < 3 and crossed < 2), said
+    assert ("d = 64 is in, from its 2 crossed seeds, a mean biased low" in said) == (crossed >= 2 and unreached > 0)
+    assert ("; d = 64" in said) == (crossed < 2 or unreached > 0), "nothing to add once every stored seed crossed"
     row = out.exponents.set_index("claim").loc["d_exponent_T256"]
     assert row["points"] == (3 if crossed >= 2 else 2), row["used"]
     assert ("(256, 64, 1)" in row["used"]) == (crossed >= 2)
@@ -821,8 +831,8 @@ def test_d_64_at_256_enters_the_d_exponent_and_is_judged_from_its_second_crossed
                         lambda: (pd.concat([summary, beside]), seeds | {(32, 64, 1): 3}, len(rows), len(rows)))
     more = t1show.measured({}, Context("paper_cpu"))
     plt.close("all")
-    assert ({(r.claim.key, r.ours, r.interval, r.status) for r in more.checked}
-            == {(r.claim.key, r.ours, r.interval, r.status) for r in out.checked})
+    assert ({repr((r.claim.key, r.ours, r.interval, r.status)) for r in more.checked}  # repr: nan equals nan
+            == {repr((r.claim.key, r.ours, r.interval, r.status)) for r in out.checked})
     pd.testing.assert_frame_equal(more.lack_of_fit, out.lack_of_fit)
     assert (32, 64, 1) in more.complete and not (more.local_T["T"] == "32 → 128").empty
     assert ((more.local["T"] == 32) & (more.local["d"] == "32 → 64")).sum() == 1

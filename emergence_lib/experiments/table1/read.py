@@ -17,7 +17,8 @@ import pandas as pd
 
 from ...metrics import lack_of_fit_test, t_quantile_975
 from ..regression import read as regression_read
-from ..regression.runs import Figure3, point_key
+from ...report import and_list
+from ..regression.runs import Figure3, law, point_key
 from .runs import Figure3Measured
 
 CHEAP_POINTS = [(T, d, 1) for T in (32, 64) for d in (16, 32)]  # the cheap end's points some claims read too
@@ -330,3 +331,36 @@ def local_exponents(summary: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
                             for d, pairs in T_PAIRS.items() for lo, hi in pairs])
     local_T = local_T[(local_T["d"] != 64) | np.isfinite(local_T["ours"].astype(float))].reset_index(drop=True)
     return local, local_T
+
+
+def never_crossed(summary: pd.DataFrame, points: list[tuple[int, int, int]]) -> pd.DataFrame:
+    """The stored seeds of ``points`` that never reached the threshold. Each one's plateau is longer than the steps it
+    ran, so ``bound`` = steps run / the paper's law is a lower bound on its ratio to the law. Such a seed enters no
+    estimate (registered: an interval needs crossed seeds), which biases its point's mean down: described, not judged."""
+    cols = ["T", "d", "B", "seed", "steps_run", "law", "bound"]
+    runs = only_points(summary, points)
+    if not len(runs):
+        return pd.DataFrame(columns=cols)
+    runs = runs[~np.isfinite(runs["plateau_length"].astype(float))]
+    rows = [{"T": r.T, "d": r.d, "B": r.B, "seed": r.seed, "steps_run": int(r.steps_run), "law": law(r.T, r.d, r.B),
+             "bound": r.steps_run / law(r.T, r.d, r.B)} for r in runs.itertuples()]
+    return pd.DataFrame(rows, columns=cols).sort_values(["T", "d", "B", "seed"]).reset_index(drop=True)
+
+
+def budget_phrase(p: tuple[int, int, int], registered: int, stored: int, crossed: int, never: pd.DataFrame) -> str:
+    """Where the point ``p``, run as the budget allows, stands in the d exponent at T = 256: in it (2 seeds crossed),
+    waiting for crossed seeds, or (every seed stored, fewer crossed) never to enter; then its seeds that never crossed,
+    with their lower bounds on the law. "" once it is in with every stored seed crossed."""
+    mine = never[(never["T"] == p[0]) & (never["d"] == p[1]) & (never["B"] == p[2])]
+    if crossed >= 2:
+        head = f"d = {p[1]} is in, from its {crossed} crossed seeds, a mean biased low" if len(mine) else ""
+    elif stored >= registered:
+        head = f"d = {p[1]} enters no estimate: all {registered} of its seeds are stored and {crossed} crossed"
+    else:
+        head = f"d = {p[1]} enters once 2 of its {registered} seeds have crossed, {crossed} so far"
+    if not len(mine):
+        return head
+    many = len(mine) > 1
+    return (f"{head}; seed{'s' * many} {and_list([str(s) for s in mine['seed']])} never crossed in "
+            f"{and_list(sorted({f'{n:,}' for n in mine['steps_run']}))} steps, a plateau over "
+            f"{mine['bound'].min():.2f}× the law's {mine['law'].iloc[0]:,.0f}{' each' * many}")

@@ -247,10 +247,10 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
     fit_points = [p for p in registered if p[2] == 1]
     lack = pd.DataFrame([{"fit": "d, T at B = 1", **measured_read.lack_of_fit(summary, fit_points, ("d", "T"))},
                          {"fit": "d, T, B (every point)", **measured_read.lack_of_fit(summary, registered, ("d", "T", "B"))}])
-    waiting = [p for p in EXPONENTS["d_exponent_T256"][1] if p not in usable_of["d_exponent_T256"]]
+    never = measured_read.never_crossed(summary, [p for p in seeds if p not in SHOWN_BESIDE])  # lower bounds, shown
     ds = [str(p[1]) for p in usable_of["d_exponent_T256"]]
-    over = f"on d = {and_list(ds)}" + "".join(
-        f"; d = {p[1]} enters once 2 of its {seeds[p]} seeds have crossed, {crossed[p]} so far" for p in waiting)
+    over = f"on d = {and_list(ds)}" + "".join(f"; {phrase}" for p in EXPONENTS["d_exponent_T256"][1] if (
+        phrase := measured_read.budget_phrase(p, seeds[p], done_seeds[p], crossed[p], never)))
     glue_text("t1m_sentence", verdict_sentence(status, exponents, have, need, points, over, grows))
     glue_text("t1m_local_T", local_T_sentence(local_T))
     at_32 = local_d_sentence(shown, None, 32)  # the cheap end's d = 16, 32 and 64
@@ -261,7 +261,7 @@ def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespa
                  " At T = 256 the same reading waits for d = 64 (two crossed seeds)."))
     partial = sorted(p for p in seeds if 0 < done_seeds[p] and p not in complete + SHOWN_BESIDE)  # shown, not judged
     glue_figure("fig3_measured", _measured_figure(all_points(summary, complete), local,
-                                                  read.point_table(only_points(summary, partial), partial)))
+                                                  read.point_table(only_points(summary, partial), partial), never))
     pending = pd.DataFrame([{"T": p[0], "d": p[1], "B": p[2], "seeds stored": done_seeds[p], "crossed": crossed[p],
                              "registered": seeds[p], "judged": "yes, again as seeds come" if p in complete else
                              f"once {AS_BUDGET_ALLOWS[p]} have crossed or all are stored" if p in AS_BUDGET_ALLOWS else
@@ -383,10 +383,11 @@ def local_T_sentence(local_T: pd.DataFrame) -> str:
                             f"long end it is {at(last)}; against the law's single {paper}.")
 
 
-def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.DataFrame | None = None) -> plt.Figure:
+def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.DataFrame | None = None,
+                     never: pd.DataFrame | None = None) -> plt.Figure:
     """(a) Our plateau over the paper's law against T at B = 1, one colour per d (95% intervals over seeds), the law's
     own scatter shaded, and each point whose seeds are not all stored as a hollow marker (its seeds so far: shown, not
-    judged); (b) the local d exponent per T over each doubling of d (16 → 32; 32 → 64 where stored) with its 95%
+    judged), and each seed that never crossed as a caret at its lower bound; (b) the local d exponent per T over each doubling of d (16 → 32; 32 → 64 where stored) with its 95%
     interval, the paper's exponent dashed."""
     paper_d = paper_number("figure3.d")
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
@@ -410,10 +411,14 @@ def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.Data
             so_far += f" ({missed} not reached: a lower bound)"
         ax.plot(g["T"], g["ratio"], "s", mfc="none", mec=colors.get(d, "0.3"), ms=8, mew=1.5,
                 label=f"$d$ = {d}: {so_far} so far, not judged")
+    low = never[never["B"] == 1] if never is not None and len(never) else pd.DataFrame(columns=["d", "T", "bound"])
+    for d, g in low.groupby("d"):  # the plateau lies above the caret: the run ended before it crossed
+        ax.plot(g["T"], g["bound"], "^", mfc="none", mec=colors.get(d, "0.3"), ms=9, mew=1.5,
+                label=f"$d$ = {d}: a seed that never crossed (its plateau lies above)")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xticks([32, 64, 128, 192, 256], ["32", "64", "128", "192", "256"])
-    ticks = [0.5, 0.7, 1.0, 1.4, 2.0, 2.8]
+    ticks = [0.5, 0.7, 1.0, 1.4, 2.0, 2.8] + [4.0] * bool((low["bound"] > 2.8).any())
     ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
     ax.minorticks_off()
     ax.set_xlabel("$T$")
