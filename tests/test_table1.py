@@ -806,8 +806,11 @@ def test_d_64_at_256_enters_the_d_exponent_and_is_judged_from_its_second_crossed
     # A seed that never crossed is a lower bound, in prose and as a caret: 50,000 steps over the law's 13,721.
     said = glued["t1m_sentence"]
     assert ("never crossed in 50,000 steps, a plateau over 3.64× the law's 13,721" in said) == (unreached > 0), said
-    assert ("$d$ = 64: a seed that never crossed (its plateau lies above)" in labels) == (unreached > 0), labels
-    assert ("d = 64 enters no estimate: all 3 of its seeds are stored" in said) == (stored == 3 and crossed < 2), said
+    caret = f"$d$ = 64: {unreached} seed{'s' * (unreached > 1)} that never crossed (plateau above)"
+    assert (caret in labels) == (unreached > 0), labels
+    assert ("$d$ = 64: 1 crossed seed, no interval" in labels) == (stored == 3 and crossed == 1), "never a bare point"
+    assert ("d = 64 enters no exponent: all 3 of its seeds are stored" in said) == (stored == 3 and crossed < 2), said
+    assert "nan" not in said, "a point with fewer than 2 crossed seeds has no interval to quote"
     assert ("d = 64 enters once 2 of its 3 seeds have crossed" in said) == (stored < 3 and crossed < 2), said
     assert ("d = 64 is in, from its 2 crossed seeds, a mean biased low" in said) == (crossed >= 2 and unreached > 0)
     assert ("; d = 64" in said) == (crossed < 2 or unreached > 0), "nothing to add once every stored seed crossed"
@@ -841,3 +844,25 @@ def test_d_64_at_256_enters_the_d_exponent_and_is_judged_from_its_second_crossed
         assert waiting.iloc[0]["seeds stored"] == stored and waiting.iloc[0]["crossed"] == crossed
         assert waiting.iloc[0]["judged"].startswith("yes" if crossed >= 2 else "once 2 have crossed")
         assert waiting.iloc[0]["in progress"] == "seed 2 at step 100"
+
+
+def test_a_seed_that_never_crossed_is_a_lower_bound_and_a_diverged_one_is_not():
+    """`never_crossed` keeps the seeds that ran out of steps on the plateau (∞), not a diverged one (NaN), whose
+    plateau is unknown; `budget_phrase` gives one bound for seeds that ran as long, one per seed otherwise."""
+    from emergence_lib.experiments.table1.read import budget_phrase, never_crossed
+
+    p, law = (256, 64, 1), runs.law(256, 64, 1)
+    summary = pd.DataFrame({"T": 256, "d": 64, "B": 1, "seed": [0, 1, 2], "plateau_length": [math.inf, math.nan, 30_000.0],
+                            "steps_run": [50_000, 9_000, 36_000]})
+    never = never_crossed(summary, [p])
+    assert never["seed"].tolist() == [0] and never["bound"].iloc[0] == pytest.approx(50_000 / law), never
+    assert budget_phrase(p, 3, 3, 1, never) == ("d = 64 enters no exponent: all 3 of its seeds are stored and only 1 "
+                                                "crossed; seed 0 never crossed in 50,000 steps, a plateau over 3.64× the "
+                                                "law's 13,721")
+    summary.loc[1, "plateau_length"] = math.inf
+    two = never_crossed(summary, [p])
+    assert budget_phrase(p, 3, 3, 1, two).endswith("never crossed: seed 0 in 50,000 steps (3.64×) and seed 1 in 9,000 "
+                                                   "steps (0.66×), plateaus over these multiples of the law's 13,721")
+    assert budget_phrase(p, 3, 2, 0, two).startswith("d = 64 enters once 2 of its 3 seeds have crossed, 0 so far; ")
+    assert budget_phrase(p, 3, 3, 2, never_crossed(summary.iloc[2:], [p])) == "", "every stored seed crossed"
+    assert never_crossed(summary, [(256, 32, 1)]).empty

@@ -334,14 +334,15 @@ def local_exponents(summary: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def never_crossed(summary: pd.DataFrame, points: list[tuple[int, int, int]]) -> pd.DataFrame:
-    """The stored seeds of ``points`` that never reached the threshold. Each one's plateau is longer than the steps it
-    ran, so ``bound`` = steps run / the paper's law is a lower bound on its ratio to the law. Such a seed enters no
-    estimate (registered: an interval needs crossed seeds), which biases its point's mean down: described, not judged."""
+    """The stored seeds of ``points`` that ran to their end without reaching the threshold (plateau ∞; a diverged run,
+    NaN, says nothing of its plateau and is not one). Each one's plateau is longer than the steps it ran, so ``bound``
+    = steps run / the paper's law is a lower bound on its ratio to the law. Such a seed enters no estimate
+    (registered: an interval needs crossed seeds), which biases its point's mean down: described, not judged."""
     cols = ["T", "d", "B", "seed", "steps_run", "law", "bound"]
     runs = only_points(summary, points)
     if not len(runs):
         return pd.DataFrame(columns=cols)
-    runs = runs[~np.isfinite(runs["plateau_length"].astype(float))]
+    runs = runs[np.isinf(runs["plateau_length"].astype(float))]
     rows = [{"T": r.T, "d": r.d, "B": r.B, "seed": r.seed, "steps_run": int(r.steps_run), "law": law(r.T, r.d, r.B),
              "bound": r.steps_run / law(r.T, r.d, r.B)} for r in runs.itertuples()]
     return pd.DataFrame(rows, columns=cols).sort_values(["T", "d", "B", "seed"]).reset_index(drop=True)
@@ -350,17 +351,23 @@ def never_crossed(summary: pd.DataFrame, points: list[tuple[int, int, int]]) -> 
 def budget_phrase(p: tuple[int, int, int], registered: int, stored: int, crossed: int, never: pd.DataFrame) -> str:
     """Where the point ``p``, run as the budget allows, stands in the d exponent at T = 256: in it (2 seeds crossed),
     waiting for crossed seeds, or (every seed stored, fewer crossed) never to enter; then its seeds that never crossed,
-    with their lower bounds on the law. "" once it is in with every stored seed crossed."""
+    with their lower bounds on the law (one bound for all where they ran as long). "" once it is in with every stored
+    seed crossed."""
     mine = never[(never["T"] == p[0]) & (never["d"] == p[1]) & (never["B"] == p[2])]
     if crossed >= 2:
         head = f"d = {p[1]} is in, from its {crossed} crossed seeds, a mean biased low" if len(mine) else ""
     elif stored >= registered:
-        head = f"d = {p[1]} enters no estimate: all {registered} of its seeds are stored and {crossed} crossed"
+        head = (f"d = {p[1]} enters no exponent: all {registered} of its seeds are stored and "
+                f"{'none' if crossed == 0 else 'only 1'} crossed")
     else:
         head = f"d = {p[1]} enters once 2 of its {registered} seeds have crossed, {crossed} so far"
     if not len(mine):
         return head
-    many = len(mine) > 1
-    return (f"{head}; seed{'s' * many} {and_list([str(s) for s in mine['seed']])} never crossed in "
-            f"{and_list(sorted({f'{n:,}' for n in mine['steps_run']}))} steps, a plateau over "
-            f"{mine['bound'].min():.2f}× the law's {mine['law'].iloc[0]:,.0f}{' each' * many}")
+    law_steps = f"the law's {mine['law'].iloc[0]:,.0f}"
+    if mine["steps_run"].nunique() == 1:
+        many = len(mine) > 1
+        return (f"{head}; seed{'s' * many} {and_list([str(s) for s in mine['seed']])} never crossed in "
+                f"{mine['steps_run'].iloc[0]:,} steps, a plateau over {mine['bound'].iloc[0]:.2f}× {law_steps}"
+                + " each" * many)
+    each = and_list([f"seed {r.seed} in {r.steps_run:,} steps ({r.bound:.2f}×)" for r in mine.itertuples()])
+    return f"{head}; never crossed: {each}, plateaus over these multiples of {law_steps}"

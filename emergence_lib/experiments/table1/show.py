@@ -315,7 +315,8 @@ def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, n
                       "differs": f"No: it is smaller at T = 256, by {diff} (differs).",
                       "inconclusive": f"The difference, {diff}, holds 0: these seeds cannot tell (inconclusive)."}[g])
     if points is not None and len(points):
-        at = points[(points["T"] == 256) & (points["B"] == 1)].sort_values("d")
+        at = points[(points["T"] == 256) & (points["B"] == 1) & np.isfinite(points["ratio_low"].astype(float))]
+        at = at.sort_values("d")  # a point with < 2 crossed seeds has no interval: `over` says why
         if len(at):
             ratios = and_list([f"{r.ratio:.2f}× [{r.ratio_low:.2f}, {r.ratio_high:.2f}] at d = {r.d}"
                                for r in at.itertuples()])
@@ -396,6 +397,8 @@ def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.Data
     ax.axhspan(np.exp(-1.96 * sd), np.exp(1.96 * sd), color="0.88", label="the law's own scatter (±1.96σ)")
     ax.axhline(1.0, color="0.3", ls=":", lw=1.2)
     b1 = points[points["B"] == 1] if len(points) else points
+    alone = b1[np.isfinite(b1["ratio"].astype(float)) & ~np.isfinite(b1["ratio_low"].astype(float))] if len(b1) else b1
+    b1 = b1.drop(alone.index) if len(b1) else b1  # a point judged with 1 crossed seed: hollow, its value, no interval
     colors = plotting.hue_colors(pd.Series([16, 32, 64]))
     for d in (16, 32, 64):
         g = b1[b1["d"] == d].sort_values("T") if len(b1) else b1
@@ -411,14 +414,16 @@ def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.Data
             so_far += f" ({missed} not reached: a lower bound)"
         ax.plot(g["T"], g["ratio"], "s", mfc="none", mec=colors.get(d, "0.3"), ms=8, mew=1.5,
                 label=f"$d$ = {d}: {so_far} so far, not judged")
+    for d, g in alone.groupby("d") if len(alone) else ():
+        ax.plot(g["T"], g["ratio"], "s", mfc="none", mec=colors[d], ms=8, mew=1.5, label=f"$d$ = {d}: 1 crossed seed, no interval")
     low = never[never["B"] == 1] if never is not None and len(never) else pd.DataFrame(columns=["d", "T", "bound"])
     for d, g in low.groupby("d"):  # the plateau lies above the caret: the run ended before it crossed
         ax.plot(g["T"], g["bound"], "^", mfc="none", mec=colors.get(d, "0.3"), ms=9, mew=1.5,
-                label=f"$d$ = {d}: a seed that never crossed (its plateau lies above)")
+                label=f"$d$ = {d}: {len(g)} seed{'s' * (len(g) > 1)} that never crossed (plateau above)")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xticks([32, 64, 128, 192, 256], ["32", "64", "128", "192", "256"])
-    ticks = [0.5, 0.7, 1.0, 1.4, 2.0, 2.8] + [4.0] * bool((low["bound"] > 2.8).any())
+    ticks = [0.5, 0.7, 1.0, 1.4, 2.0, 2.8] + [t for t in (4, 8, 16, 32, 64, 128) if t < 2 * low["bound"].max()]
     ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
     ax.minorticks_off()
     ax.set_xlabel("$T$")
