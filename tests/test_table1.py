@@ -429,6 +429,25 @@ def test_an_incomplete_point_is_drawn_hollow_and_unjudged_beside_the_complete_on
     plt.close(fig)
 
 
+def test_panel_a_labels_its_y_axis_up_to_the_highest_interval_and_no_further():
+    """A point judged from 2 crossed seeds has a t interval on 1 degree of freedom (quantile 12.7), which may reach far
+    above the fixed ticks (up to 2.8): (256, 64)'s two seeds, 2.15x and 2.46x the law, give [0.99, 5.35]. The axis
+    labels a tick past the bar's top's last fixed tick (4), not an empty decade (8). Fails on the rule that read the
+    carets alone."""
+    import matplotlib.pyplot as plt
+
+    from emergence_lib.experiments.table1 import show as t1show
+
+    two = pd.DataFrame({"T": 256, "d": 64, "B": 1, "seed": [0, 1], "plateau_length": [29527.0, 33719.0], "seconds": 1.0})
+    points = read.point_table(two, [(256, 64, 1)])
+    top = float(points["ratio_high"].iloc[0])
+    assert 5 < top < 6, points
+    fig = t1show._measured_figure(points, pd.DataFrame(columns=["T", "d", "ours", "low", "high"]), None)
+    ticks = list(fig.axes[0].get_yticks())
+    plt.close(fig)
+    assert max(ticks) == 4 and top / max(ticks) < 1.45, ticks
+
+
 def test_a_lack_of_fit_test_with_no_reached_run_is_nan_not_an_error():
     from emergence_lib.experiments.table1 import read as mread
 
