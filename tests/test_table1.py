@@ -517,6 +517,13 @@ def test_the_answer_sentence_reads_every_judged_exponent_and_the_points_at_256()
     assert grew.endswith("Yes: it is larger at T = 256 by +0.40 [+0.10, +0.70] (agrees).")
     unread = verdict_sentence({"d_exponent_T256": "agrees", "d_exponent_grows": "inconclusive"}, exps, 38, 44)
     assert "grow" not in unread, "no reading of the hypothesis without its numbers"
+    # A gap that does not close says which way: T = 256's exponent above the paper's (the cheap end's is below) reverses.
+    steep = [e | {"ours": 1.60, "low": 1.35, "high": 1.85} if e["claim"] == "d_exponent_T256" else e for e in exps]
+    flat = [e | {"ours": 1.05, "low": 0.93, "high": 1.16} if e["claim"] == "d_exponent_T256" else e for e in exps]
+    assert verdict_sentence({"d_exponent_T256": "differs"}, steep, 44, 44).startswith(
+        "Where the paper measured, the gap does not close, it reverses: the d exponent at T = 256 is 1.60 [1.35, 1.85]")
+    assert verdict_sentence({"d_exponent_T256": "differs"}, flat, 44, 44).startswith(
+        "Where the paper measured, the gap does not close: the d exponent at T = 256 is 1.05 [0.93, 1.16]")
     fewer = verdict_sentence({"d_exponent_T256": "agrees", "T_exponent": "not run"}, exps, 10, 44)
     assert "T exponent" not in fewer and "B exponent" not in fewer and "T = 128" not in fewer and "the gap closes" in fewer
 
