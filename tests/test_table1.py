@@ -518,8 +518,11 @@ def test_the_answer_sentence_reads_every_judged_exponent_and_the_points_at_256()
     unread = verdict_sentence({"d_exponent_T256": "agrees", "d_exponent_grows": "inconclusive"}, exps, 38, 44)
     assert "grow" not in unread, "no reading of the hypothesis without its numbers"
     # A gap that does not close says which way: T = 256's exponent above the paper's (the cheap end's is below) reverses.
-    steep = [e | {"ours": 1.60, "low": 1.35, "high": 1.85} if e["claim"] == "d_exponent_T256" else e for e in exps]
-    flat = [e | {"ours": 1.05, "low": 0.93, "high": 1.16} if e["claim"] == "d_exponent_T256" else e for e in exps]
+    # numpy floats, as the reader gives them (a numpy bool cannot repeat a string)
+    steep = [e | dict(zip(("ours", "low", "high"), np.float64([1.60, 1.35, 1.85]))) if e["claim"] == "d_exponent_T256"
+             else e for e in exps]
+    flat = [e | dict(zip(("ours", "low", "high"), np.float64([1.05, 0.93, 1.16]))) if e["claim"] == "d_exponent_T256"
+            else e for e in exps]
     assert verdict_sentence({"d_exponent_T256": "differs"}, steep, 44, 44).startswith(
         "Where the paper measured, the gap does not close, it reverses: the d exponent at T = 256 is 1.60 [1.35, 1.85]")
     assert verdict_sentence({"d_exponent_T256": "differs"}, flat, 44, 44).startswith(

@@ -287,12 +287,11 @@ def verdict_sentence(status: dict[str, str], exponents: list[dict], have: int, n
     paper_d = paper_number("figure3.d")
     value = f"{row['ours']:.2f} [{row['low']:.2f}, {row['high']:.2f}] against the paper's {paper_d:.2f}"
     exponent = f"the d exponent at T = 256{f' ({over})' if over else ''} is {value}"  # over: "on d = 16 and 32; …"
-    if s == "agrees":
-        first = f"Where the paper measured, the gap closes: {exponent}."
-    elif s == "differs":  # the cheap end's is below the paper's: say whether T = 256's stays below or overshoots
-        first = f"Where the paper measured, the gap does not close{', it reverses' * (row['low'] > paper_d)}: {exponent}."
-    else:
-        first = f"Where the paper measured, {exponent}: too wide an interval to say whether the gap closes."
+    gap = {"agrees": "the gap closes", "differs": "the gap does not close"}.get(s, "")
+    if s == "differs" and row["low"] > paper_d:  # the cheap end's is below the paper's; T = 256's overshoots it
+        gap += ", it reverses"
+    first = (f"Where the paper measured, {gap}: {exponent}." if gap else
+             f"Where the paper measured, {exponent}: too wide an interval to say whether the gap closes.")
     if status.get("d_exponent_T128") in ("agrees", "differs", "inconclusive"):
         r = next(e for e in exponents if e["claim"] == "d_exponent_T128")
         (T128, *_), ds = EXPONENTS["d_exponent_T128"][0][0], [p[1] for p in EXPONENTS["d_exponent_T128"][0]]
