@@ -151,3 +151,16 @@ def test_smoke_runs_go_to_the_scratch_cache_when_one_is_named(data_dir, tmp_path
     assert not data_dir.exists() and len(list(scratch.rglob("*.json"))) > 0
     assert sum(r.n_computed for r in again.values()) == 0, "a second chapter must reuse the smoke runs"
     assert first["plateaus"].summary["plateau_length"].tolist() == again["plateaus"].summary["plateau_length"].tolist()
+
+
+def test_a_gpu_record_is_never_asked_to_match_exactly_even_with_this_machines_fingerprint():
+    """A GPU run records the fingerprint of the CPU host that launched it; no CPU computed its numbers, so a recompute
+    here is checked to the kind's tolerance. On 2026-12-05 a clean clone failed on such a record (plateau 239.6562146676222
+    stored, 239.65618551159423 recomputed) because the machine alone decided."""
+    here = cache_mod.machine_fingerprint()
+    for kind, rtol in cache_mod.REPRODUCE_RTOL.items():
+        assert cache_mod.reproduce_rtol(kind, {"device": "cuda", "machine": here}) == rtol
+        assert cache_mod.reproduce_rtol(kind, {"device": "cuda:0", "machine": here}) == rtol
+        assert cache_mod.reproduce_rtol(kind, {"device": "cpu", "machine": here}) == 0.0
+        assert cache_mod.reproduce_rtol(kind, {"machine": here}) == 0.0  # records before meta.device were CPU runs
+        assert cache_mod.reproduce_rtol(kind, {"device": "cpu", "machine": "elsewhere"}) == rtol
