@@ -19,6 +19,7 @@ from .checks import (ConfigError, check_burstiness, check_choice, check_heads, c
                      check_probability, check_solvable, check_threshold)
 from .checks import SCALES, Scale, check_scale  # noqa: F401  (re-exported: configs is where callers look for them)
 from .toy import escape_time
+from .readings import Readings
 
 
 def schedule_field() -> str:
@@ -305,7 +306,7 @@ class Probes:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TransformerRegressionConfig(RegressionTask, Architecture, Optimiser, Probes):
+class TransformerRegressionConfig(RegressionTask, Architecture, Optimiser, Probes, Readings):
     """One seed of a Transformer trained on single-location regression (paper §2.4, App. B).
 
     Defaults are Table 1 (width 256, 2 layers, 4 heads, Adam 1e-4, batch 32).
@@ -340,6 +341,12 @@ class TransformerRegressionConfig(RegressionTask, Architecture, Optimiser, Probe
         self.check_architecture()
         self.check_optimiser()
         self.check_probes()
+        self.check_readings()  # the unsaid choices (`readings`): the book's reading by default
+        if self.model == "mlp_mixer" and {"readout", "positions", "weight_init"} & set(self.departures()):
+            raise ConfigError("model='mlp_mixer' takes the book's readout, positions and weight_init only")
+        if self.readout != "last" and (self.record_attention or self.record_entropy or self.attention_bias):
+            raise ConfigError("record_attention, record_entropy and attention_bias read the last position's attention: "
+                              "they need readout='last'")
         if not isinstance(self.record_attention, bool):
             raise ConfigError(f"record_attention must be True or False, got {self.record_attention!r}")
         check_choice("model", self.model, ("transformer", "mlp_mixer"))

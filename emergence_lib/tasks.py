@@ -38,6 +38,9 @@ class SingleLocationRegression(RegressionTask):
     ``input_dim`` is d + 1 with the relevance feature, d without."""
 
     task_seed: int = 0
+    # The model's inputs are the tokens × token_gain (√d: the N(0, I) reading of `readings`); the target is computed
+    # from the token before the gain, so the loss still starts at ½ whatever the gain.
+    token_gain: float = 1.0
 
     def __post_init__(self) -> None:
         self.check_task()
@@ -108,9 +111,11 @@ class SingleLocationRegression(RegressionTask):
         mask = torch.zeros(n, T, dtype=torch.bool)
         mask.scatter_(1, positions, True)
         x = torch.where(mask[..., None], relevant[:, None, :], x)
-        if self.relevance_feature:
-            x = torch.cat([x, mask[..., None].to(x.dtype)], dim=-1)  # (n, T, d + 1)
         y = relevant @ self.w_star.T  # (n, d)
+        if self.token_gain != 1.0:
+            x = x * self.token_gain
+        if self.relevance_feature:
+            x = torch.cat([x, mask[..., None].to(x.dtype)], dim=-1)  # (n, T, d + 1): the flag is 0/1 at any gain
         return x, y, mask
 
 

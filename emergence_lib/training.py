@@ -15,6 +15,7 @@ what an evaluation records, when a run has crossed its threshold, and its summar
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from typing import Any, Sequence
 
@@ -22,7 +23,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from . import attention, checkpoints
+from . import attention, checkpoints, readings
 from .results import RunResult
 from .configs import Architecture, RecallTask, RegressionTask, TransformerRecallConfig, TransformerRegressionConfig, fields_of
 from .metrics import NOT_REACHED, first_crossing, plateau_length
@@ -40,7 +41,7 @@ def evaluation_steps(max_steps: int, per_decade: int) -> np.ndarray:
 
 def _mse(pred: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """½‖y − y*‖² averaged over the batch, per ensemble member: (E,)."""
-    return 0.5 * ((pred - y) ** 2).sum(-1).mean(-1)
+    return 0.5 * ((pred.float() - y) ** 2).sum(-1).mean(-1)  # in float32 under bfloat16 autocast too
 
 
 def data_seeds(c: Any, seeds: list[int]) -> list[int]:
@@ -122,8 +123,7 @@ def train_ensemble(training: TaskTraining, configs: Sequence[Any], device: str, 
     data-diversity schedule (`ScheduleState`), stop when every member has diverged or run ``stop_factor`` ×
     its crossing step, and return one `RunResult` per member."""
     c, model = training.config, training.model
-    opt_cls = torch.optim.SGD if getattr(c, "optimizer", "adam") == "sgd" else torch.optim.Adam
-    optimizer = opt_cls(model.parameters(), lr=c.lr)
+    optimizer = readings.optimizer_for(c, model.parameters())  # Adam (ε, β₂ of the run's reading) or SGD
     E = len(configs)
     schedule = set(evaluation_steps(c.max_steps, c.evals_per_decade).tolist())
     diversity = ScheduleState(c.schedule, c.B, c.p, E)
@@ -183,6 +183,7 @@ def train_ensemble(training: TaskTraining, configs: Sequence[Any], device: str, 
         loss = training.train_loss(diversity.overrides(step))
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
+        readings.clip_per_member(c, model.parameters())  # nothing unless the run's reading clips
         optimizer.step()
     stopped_at[stopped_at < 0] = step  # ran to max_steps
 
@@ -220,7 +221,8 @@ def bias_summary(curve: dict[str, np.ndarray], measured: str, crossing) -> dict[
 def model_config(c: TransformerRegressionConfig, input_dim: int) -> TransformerConfig:
     return TransformerConfig(
         input_dim=input_dim, output_dim=c.d, **fields_of(Architecture, c), layer_norm="pre" if c.layer_norm else "none",
-        causal=c.causal, max_len=max(c.T, 1), readout_init=c.readout_init,
+        causal=c.causal, max_len=max(c.T, 1) + (c.readout == "query"), readout_init=c.readout_init,
+        readout=c.readout, positions=c.positions, weight_init=c.weight_init,
     )
 
 
@@ -233,7 +235,8 @@ class RegressionTraining(TaskTraining):
     def __init__(self, c: TransformerRegressionConfig, seeds: list[int], device: str):
         self.config, self.device = c, device
         data = data_seeds(c, seeds)  # the task, its batches and held-out sets; ``seeds`` draw the initialisation
-        self.tasks = [SingleLocationRegression(**fields_of(RegressionTask, c), task_seed=s) for s in data]
+        gain = math.sqrt(c.d) if c.input_scale == "unit" else 1.0  # tokens N(0, I) instead of N(0, I/d)
+        self.tasks = [SingleLocationRegression(**fields_of(RegressionTask, c), task_seed=s, token_gain=gain) for s in data]
         self.train_gens = [torch.Generator().manual_seed(104_729 * s + 3) for s in data]
         eval_gens = [torch.Generator().manual_seed(104_729 * s + 5) for s in data]
         repeated = c.B > 1 or c.p > 0
@@ -265,13 +268,19 @@ class RegressionTraining(TaskTraining):
         if c.attention_bias:
             x, y, mask = sample_ensemble(self.tasks, c.batch_size, self.train_gens, per_member=overrides,
                                          return_mask=True, threads=threads)
-            pred = self._biased(x.to(self.device), mask.to(self.device).float())
+            with readings.precision(c, self.device):
+                pred = self._biased(x.to(self.device), mask.to(self.device).float())
         else:
             x, y = sample_ensemble(self.tasks, c.batch_size, self.train_gens, per_member=overrides, threads=threads)
-            pred = self.model(x.to(self.device))
+            with readings.precision(c, self.device):
+                pred = self.model(x.to(self.device))
         return _mse(pred, y.to(self.device)).sum()
 
     def evaluate(self) -> dict[str, np.ndarray]:
+        with readings.precision(self.config, self.device):  # the model as it trains (bfloat16 under that reading)
+            return self._evaluate()
+
+    def _evaluate(self) -> dict[str, np.ndarray]:
         c = self.config
         out = {}
         for k, (x, y, mask) in self.eval_sets.items():

@@ -28,6 +28,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .configs import Architecture, ConfigError, check_int
+from .readings import POSITIONS, READOUTS, WEIGHT_INITS
 
 
 LAYER_NORMS = ("pre", "post", "none")
@@ -46,6 +47,11 @@ class TransformerConfig(Architecture):
     max_len: int = 4096
     embedding: str = "linear"  # "lookup": one-hot inputs, weights N(0, 1) like nn.Embedding, no bias
     readout_init: str = "default"  # "zero": the untrained model outputs exactly 0 (the paper's initial loss ½)
+    # The unsaid choices of `readings` (the book's reading by default): where the prediction is read, how positions
+    # join the tokens, and how weights start.
+    readout: str = "last"  # "mean": over positions; "query": at a zero token appended after the T inputs
+    positions: str = "sinusoidal"  # "scaled": tokens × √d_model + sinusoidal; "learned"; "none"
+    weight_init: str = "torch"  # "gpt2": N(0, 0.02²) weights, zero biases, residual projections / √(2 layers)
 
     def __post_init__(self) -> None:
         for name in ("input_dim", "output_dim", "max_len"):
@@ -57,6 +63,9 @@ class TransformerConfig(Architecture):
             raise ConfigError(f"embedding must be 'linear' or 'lookup', got {self.embedding!r}")
         if self.readout_init not in ("default", "zero"):
             raise ConfigError(f"readout_init must be 'default' or 'zero', got {self.readout_init!r}")
+        for name, allowed in (("readout", READOUTS), ("positions", POSITIONS), ("weight_init", WEIGHT_INITS)):
+            if getattr(self, name) not in allowed:
+                raise ConfigError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
 
 
 def sinusoidal_positions(T: int, d_model: int) -> torch.Tensor:
@@ -186,6 +195,9 @@ class EnsembleTransformer(nn.Module):
                     self.embed.weight[e].normal_(generator=g)
                 self.embed.bias.zero_()
         self.register_buffer("positions", sinusoidal_positions(cfg.max_len, cfg.d_model), persistent=False)
+        if cfg.positions == "learned":  # GPT-2's learned position vectors, drawn before the blocks
+            learned = torch.stack([torch.randn(cfg.max_len, cfg.d_model, generator=g) * 0.02 for g in gens])
+            self.learned_positions = nn.Parameter(learned[:, None])  # (E, 1, max_len, d_model)
         self.blocks = nn.ModuleList([Block(cfg, E, gens) for _ in range(cfg.n_layers)])
         # Pre-LN needs a final LN before the readout; post-LN's residual stream is already normalised.
         self.ln_f = EnsembleLayerNorm(E, cfg.d_model) if cfg.layer_norm == "pre" else nn.Identity()
@@ -196,6 +208,22 @@ class EnsembleTransformer(nn.Module):
             with torch.no_grad():
                 self.readout.weight.zero_()
                 self.readout.bias.zero_()
+        if cfg.weight_init == "gpt2":
+            self._gpt2_init(seeds)
+
+    def _gpt2_init(self, seeds: list[int]) -> None:
+        """GPT-2's initialisation, per seed from a stream of its own: every linear map N(0, 0.02²), the residual
+        projections (attention out, MLP out) N(0, (0.02/√(2L))²), biases 0; a zero readout stays zero."""
+        gens = [torch.Generator().manual_seed(7_919 * s + 2) for s in seeds]
+        residual = {id(m) for b in self.blocks for m in (b.proj, b.mlp_out) if m is not None}
+        small = 0.02 / math.sqrt(2 * self.cfg.n_layers)
+        with torch.no_grad():
+            for m in self.modules():
+                if not isinstance(m, EnsembleLinear) or (m is self.readout and self.cfg.readout_init == "zero"):
+                    continue
+                for e, g in enumerate(gens):
+                    m.weight[e].normal_(0.0, small if id(m) in residual else 0.02, generator=g)
+                m.bias.zero_()
 
     def forward(
         self, x: torch.Tensor, return_attention: bool = False, full: bool = False,
@@ -209,15 +237,28 @@ class EnsembleTransformer(nn.Module):
         layer computes its query, attention and MLP at that position alone: the same function, with most
         of a 1-layer model's work skipped (tests check losses and gradients against the full computation).
         """
+        cfg = self.cfg
+        if cfg.readout == "query":  # a zero input after the T tokens, read out at its own position
+            x = torch.cat([x, x.new_zeros(*x.shape[:2], 1, x.shape[3])], dim=2)  # (E, n, T + 1, in)
+            if score_bias is not None:
+                score_bias = torch.cat([score_bias, score_bias.new_zeros(*score_bias.shape[:2], 1)], dim=2)
         T = x.shape[2]
-        if T > self.cfg.max_len:
-            raise ConfigError(f"sequence length {T} exceeds the model's max_len={self.cfg.max_len}")
-        last_only = not (return_attention or full)
-        h = self.embed(x) + self.positions[:T]  # (E, n, T, d_model)
+        if T > cfg.max_len:
+            raise ConfigError(f"sequence length {T} exceeds the model's max_len={cfg.max_len}")
+        last_only = not (return_attention or full) and cfg.readout != "mean"  # the mean reads every position
+        h = self.embed(x)  # (E, n, T, d_model)
+        if cfg.positions == "scaled":  # Vaswani et al.: the token embedding × √d_model, then the positions
+            h = h * math.sqrt(cfg.d_model)
+        if cfg.positions in ("sinusoidal", "scaled"):
+            h = h + self.positions[:T]
+        elif cfg.positions == "learned":
+            h = h + self.learned_positions[:, :, :T]
         patterns = []
         for i, block in enumerate(self.blocks):
             bias = score_bias if (bias_layers == "all" or i == 0) else None
             h, pattern = block(h, last_only=last_only and i == len(self.blocks) - 1, score_bias=bias)
             patterns.append(pattern)
-        y = self.readout(self.ln_f(h)[:, :, -1:, :])[:, :, 0, :]  # (E, n, output_dim): read at the last position
+        h = self.ln_f(h)
+        read = h.mean(dim=2, keepdim=True) if cfg.readout == "mean" else h[:, :, -1:, :]  # (E, n, 1, d_model)
+        y = self.readout(read)[:, :, 0, :]  # (E, n, output_dim)
         return (y, patterns) if return_attention else y
