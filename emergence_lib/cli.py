@@ -52,7 +52,7 @@ from .experiments import figures
 from .notebooks import execute, parse_value, prepare
 from .removal import remove_all
 from .runs import runner_for
-from .sweep import run_sweep
+from .sweep import LONG_WORK_HOURS, run_sweep
 
 
 def _figure(name: str, scale: Scale) -> Any:
@@ -103,6 +103,10 @@ def cmd_run(args: argparse.Namespace) -> None:
                 raise ConfigError(f"the missing runs: {est.describe()}. This machine has no GPU; pass --yes to run "
                                   f"anyway, or run --scale paper_cpu (Table 1's settings at the cheap end of the "
                                   f"paper's grid, where a figure has it) or --scale cpu")
+            if args.scale == "paper_cpu" and not args.yes and est.expected_hours > LONG_WORK_HOURS:
+                # Long work on a CPU asks first, at every scale: the estimate, then nothing runs without --yes.
+                raise ConfigError(f"the missing runs: {est.describe()}. That is over {LONG_WORK_HOURS:g} CPU-hour; "
+                                  "pass --yes to run them")
             print(f"{args.figure} {args.scale}: the missing runs: {est.describe()}", flush=True)
             # Cheapest first (an interrupted run leaves the most points complete), unless the figure lists its
             # runs in the order they answer its question (`Figure3Measured`).
