@@ -67,6 +67,7 @@ CHAPTER_LABELS: dict[str, str] = {
     "A1_toy_theory": "App. A1", "A2_toy_checks": "App. A2", "A3_transformer_dynamics": "App. A3",
     "A4_transformer_ablations": "App. A4", "A5_recall_mechanism": "App. A5",
     "B1_steering": "Beyond 1", "B2_prediction": "Beyond 2", "B3_followup": "Beyond 3",
+    "B4_unsaid": "Beyond 4",
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..paper import PAPER
 from .measured import (ABLATIONS_MEASURED_CLAIMS, CONFIRM_CLAIMS, MEASURED_CLAIMS, RECALL_MEASURED_CLAIMS,
                        TABLE1_CLAIMS)
+from .unsaid import JOINT_CLAIMS, UNSAID_CLAIMS
 from .rules import (A, EXPONENT_WIDTH, LOG_RATIO_WIDTH, TWO_COMPUTATIONS_WIDTH, Claim, IntervalRule, Target,
                     Tolerance, _c)
 
@@ -291,6 +292,11 @@ CLAIMS: tuple[Claim, ...] = (
     *ABLATIONS_MEASURED_CLAIMS,
     # ---- Fresh-seed confirmations on the laptop grid (issue 36 item 3): registered before any of their runs
     *CONFIRM_CLAIMS,
+    # ---- Figure 3 as the paper measured it (one joint fit over its grid), on fresh seeds of Table 1's model, and the
+    # first seeds' reading beside it (issue 52): registered in a commit with no data
+    *JOINT_CLAIMS,
+    # ---- What the paper leaves unsaid: its unstated choices read another way (issue 54): registered before any run
+    *UNSAID_CLAIMS,
     # ---- Not computed here
     Claim("table1.paper_scale", "3", None, "Figure 3 on the paper\'s whole grid at once (Table 1: $d$ up to 128, $T$ up to "
           "256, 5 seeds, the $p$ panel at $T$ = 256); the points a laptop affords are judged in the rows above",
@@ -355,7 +361,7 @@ def claims_of(chapter: str) -> list[Claim]:
 CHAPTER_FIGURES: dict[str, tuple[str, ...]] = {
     "01_toy_model": ("figure1",),
     "02_repetition_toy": ("figure1", "figure2", "figure2_constant"),
-    "03_transformer": ("figure3", "figure3_measured"),
+    "03_transformer": ("figure3", "figure3_measured", "figure3_fresh"),
     "04_associative_recall": ("figure4", "figure5"),
     "A1_toy_theory": ("figure6", "figure7", "figure8"),
     "A2_toy_checks": ("figure9", "figure10"),
@@ -365,5 +371,6 @@ CHAPTER_FIGURES: dict[str, tuple[str, ...]] = {
     "B1_steering": ("steering",),
     "B2_prediction": ("prediction", "figure1", "figure3", "figure4"),
     "B3_followup": ("followup", "figure13"),
+    "B4_unsaid": ("unsaid",),
 }
 

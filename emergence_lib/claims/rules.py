@@ -64,6 +64,8 @@ class IntervalRule:
       paper's value is decisive however wide it is.
     * with ``above`` set (a direction claim: ours > above): *agrees* if the whole interval lies above it,
       *differs* if the whole interval lies below it, else *inconclusive*.
+    * with ``outside`` set (a claim that something moves a quantity by more than ``outside``, either way): *agrees*
+      if the whole interval lies beyond ±outside, *differs* if it lies within [−outside, outside], else *inconclusive*.
 
     With ``log`` the comparison is made on logarithms (ratios: the paper's value is then a ratio too, often 1).
     An interval with a missing end (one seed) is inconclusive unless the point estimate alone is decisive:
@@ -74,11 +76,15 @@ class IntervalRule:
     log: bool = False
     above: float | None = None
     z: float = 1.96
+    outside: float | None = None
 
     def judge(self, ours: float, low: float, high: float, paper: float | None) -> Status:
         if not (math.isfinite(low) and math.isfinite(high)):
             return "inconclusive"
         tr = math.log if self.log else (lambda v: v)
+        if self.outside is not None:
+            b = self.outside
+            return "agrees" if low > b or high < -b else "differs" if -b <= low and high <= b else "inconclusive"
         if self.above is not None:
             return "agrees" if tr(low) > tr(self.above) else "differs" if tr(high) < tr(self.above) else "inconclusive"
         if paper is None:
@@ -92,6 +98,9 @@ class IntervalRule:
 
     def describe(self) -> str:
         unit = " in log" if self.log else ""
+        if self.outside is not None:
+            return (f"agrees if our 95% interval lies beyond ±{self.outside:g}, differs if it lies within "
+                    f"[−{self.outside:g}, {self.outside:g}], else inconclusive")
         if self.above is not None:
             return f"agrees if our 95% interval lies above {self.above:g}, differs if below, else inconclusive"
         spread = f", widened by the law's own scatter (σ = {self.paper_sd:.3f}{unit})" if self.paper_sd else ""

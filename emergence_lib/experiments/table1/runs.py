@@ -62,3 +62,4 @@ class Figure3Measured(ScaledFigure):
         return {point_key(T, d, B): [TransformerRegressionConfig(T=T, d=d, B=B, seed=s, lr=g.lr, max_steps=g.max_steps,
                                                                  stop_factor=g.stop_factor, **g.model) for s in seeds]
                 for T, d, B, seeds in g.points}
+

@@ -1,0 +1,105 @@
+"""What chapter B4 shows: the screen's table and figure, its claims, and the sentence that answers it."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from ... import claims
+from ...paper import PAPER
+from ...report import glue_figure, glue_text
+from ..context import Context
+from . import read
+from .runs import READINGS, Unsaid, UnsaidGrid
+
+PAPER_T = float(PAPER["figure3"]["T"])
+
+
+def judge(ctx: Context, results: dict, grid: UnsaidGrid) -> list[claims.ClaimResult]:
+    """Every registered claim of the screen whose runs are all stored; the others say how many are."""
+    checked = []
+    scale = "smoke" if ctx.scale == "smoke" else "paper_cpu"
+    for key, _, _ in READINGS:
+        need = [key] if key == "book" else [key, read.baseline_of(key)]
+        keys = [f"unsaid.{key}.T_exponent"] if key == "book" else [f"unsaid.{key}.moves", f"unsaid.{key}.recovers"]
+        if key not in grid.readings:
+            continue
+        stored = sum(len(results[k].summary) for k in need if k in results)
+        if not all(read.complete(results, grid, k) for k in need):
+            for c in keys:
+                claims.record_not_run(c, f"not run yet ({stored} of {len(need) * len(grid.seeds) * len(grid.T)} runs)")
+            continue
+        slope = read.exponent(results, grid, [key], [1])
+        interval = (slope["low"], slope["high"])
+        if key == "book":
+            checked.append(claims.record(f"unsaid.{key}.T_exponent", slope["ours"], scale, interval=interval))
+            continue
+        moves = read.exponent(results, grid, need, [1, -1])
+        checked.append(claims.record(f"unsaid.{key}.moves", moves["ours"], scale, interval=(moves["low"], moves["high"])))
+        checked.append(claims.record(f"unsaid.{key}.recovers", slope["ours"], scale, interval=interval))
+    return checked
+
+
+def answer(table: pd.DataFrame, grid) -> str:
+    """The chapter's answer, generated from the readings judged so far."""
+    if not len(table) or "book" not in set(table["reading"]):
+        return "No reading has run yet."
+    book = table.set_index("reading").loc["book"]
+    done = table[(table["reading"] != "book") & table["exponent_ours"].notna()]
+    head = (f"The book's reading gives a T exponent of {book['exponent_ours']:.2f} [{book['exponent_low']:.2f}, "
+            f"{book['exponent_high']:.2f}] from T = {grid.T[0]} to {grid.T[1]} at d = {grid.d}, against the paper's "
+            f"{PAPER_T:.2f}.")
+    if not len(done):
+        return head + " No other reading has finished yet."
+    inside = done[(done["exponent_low"] <= PAPER_T) & (PAPER_T <= done["exponent_high"])]
+    closest = done.iloc[int(np.argmin(np.abs(done["exponent_ours"].to_numpy() - PAPER_T)))]
+    if len(inside):
+        names = ", ".join(inside["what"])
+        return head + f" Of the {len(done)} other readings run so far, {names} recover{'s' if len(inside) == 1 else ''} it."
+    return head + (f" None of the {len(done)} other readings run so far recovers it; the closest is {closest['what']}, "
+                   f"at {closest['exponent_ours']:.2f} [{closest['exponent_low']:.2f}, {closest['exponent_high']:.2f}].")
+
+
+def screen(ctx: Context) -> SimpleNamespace:
+    fig_cfg = Unsaid(scale="smoke" if ctx.scale == "smoke" else "paper_cpu")  # the screen runs on Table 1's model
+    results = ctx.run(fig_cfg) if ctx.scale == "smoke" else fig_cfg.cached()[0]
+    grid = fig_cfg.grid
+    table = read.screen(results, grid)
+    glue_text("unsaid_answer", answer(table, grid))
+    fig, ax = plt.subplots(figsize=(7, 0.45 * max(len(table), 2) + 1.2))
+    if len(table):
+        y = np.arange(len(table))[::-1]
+        ok = table["exponent_ours"].notna()
+        err = np.vstack([table["exponent_ours"] - table["exponent_low"], table["exponent_high"] - table["exponent_ours"]])
+        ax.errorbar(table["exponent_ours"][ok], y[ok], xerr=err[:, ok], fmt="o", color="C0", capsize=3,
+                    label="ours, 95% interval")
+        ax.set_yticks(y, table["what"])
+    ax.axvline(PAPER_T, color="k", ls="--", label=f"the paper's {PAPER_T:.2f}")
+    ax.set_xlabel(f"T exponent, T = {grid.T[0]} → {grid.T[1]} (d = {grid.d})")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    glue_figure("unsaid_fig", fig)
+    return SimpleNamespace(table=table, results=results, grid=grid, shown=reader_table(table, grid))
+
+
+def _interval(row: pd.Series, prefix: str) -> str:
+    if prefix + "_ours" not in row or not np.isfinite(row[prefix + "_ours"]):
+        return "—"
+    return f"{row[prefix + '_ours']:+.2f} [{row[prefix + '_low']:+.2f}, {row[prefix + '_high']:+.2f}]"
+
+
+def reader_table(table: pd.DataFrame, grid) -> pd.DataFrame:
+    """The screen as a reader reads it: plateaus in steps, exponents with their intervals, seeds crossed."""
+    lo, hi = grid.T
+    rows = []
+    for _, r in table.iterrows():
+        rows.append({"reading": r["what"],
+                     f"plateau at T = {lo} (steps)": f"{r[f'plateau_T{lo}']:,.0f}" if np.isfinite(r[f"plateau_T{lo}"]) else "—",
+                     f"plateau at T = {hi} (steps)": f"{r[f'plateau_T{hi}']:,.0f}" if np.isfinite(r[f"plateau_T{hi}"]) else "—",
+                     "seeds crossed": f"{r[f'crossed_T{lo}']}/{r[f'stored_T{lo}']}, {r[f'crossed_T{hi}']}/{r[f'stored_T{hi}']}",
+                     "T exponent [95%]": _interval(r, "exponent").replace("+", ""),
+                     "change from its baseline [95%]": _interval(r, "moves")})
+    return pd.DataFrame(rows)
