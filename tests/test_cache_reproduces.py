@@ -41,7 +41,10 @@ def _cheapest_stored_config(kind: str):
     """The stored run of ``kind`` that took the least time, as its config object (its key must round-trip)."""
     # A GPU's run records GPU seconds (a run of CPU-hours can show 19 s): it is not a cheap CPU recompute, and its
     # own check is `test_a_run_stored_from_a_gpu_is_reproduced_on_the_cpu`.
-    records = [r for r in (json.loads(p.read_text()) for p in sorted((DATA / kind).glob("*.json"))) if _on_cpu(r)]
+    # A bfloat16 run (the unsaid-choices screen) is checked as a probe of its own, below: its rounding across CPUs is
+    # not the float32 tolerance's.
+    records = [r for r in (json.loads(p.read_text()) for p in sorted((DATA / kind).glob("*.json")))
+               if _on_cpu(r) and r["config"].get("precision", "float32") == "float32"]
     if not records:
         pytest.fail(f"no stored runs of kind {kind!r} under {DATA}")
     record = min(records, key=_cost)
@@ -93,6 +96,7 @@ PROBES = {
     "regression, entropy": ("transformer_regression", lambda c: c.get("record_entropy", False)),
     "regression, MLP-Mixer": ("transformer_regression", lambda c: c.get("model") == "mlp_mixer"),
     "regression, data seed": ("transformer_regression", lambda c: c.get("data_seed") is not None),
+    "regression, bfloat16": ("transformer_regression", lambda c: c.get("precision") == "bfloat16"),
 }
 
 
@@ -103,7 +107,11 @@ def test_cheapest_stored_run_of_each_probe_is_reproduced(probe):
     if not records:
         pytest.fail(f"no stored {probe} run under {DATA / kind}")
     cpu = [r for r in records if _on_cpu(r)] or pytest.fail(f"no {probe} run stored from a CPU")
-    config = config_from_stored(kind, min(cpu, key=_cost)["config"])
+    record = min(cpu, key=_cost)
+    if probe == "regression, bfloat16" and reproduce_rtol(kind, record["meta"]) > 0:
+        pytest.skip("a bfloat16 run is recomputed exactly on a CPU like the one that stored it; its tolerance across "
+                    "CPUs (other bfloat16 kernels) is not measured yet")
+    config = config_from_stored(kind, record["config"])
     stored, fresh, rtol = _stored_and_recomputed(config)
     assert differences(stored, fresh, rtol=rtol) == [], f"{probe}: rtol {rtol:g}"
 

@@ -477,3 +477,27 @@ cli.main(["run", "figure1"])
     assert out.returncode == 143 and "interrupted: every finished run is stored" in out.stderr, out.stderr[-500:]
     out = subprocess.run([sys.executable, "-c", script, "plain"], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 1 and "a real bug" in out.stderr and "interrupted" not in out.stderr
+
+
+def test_long_paper_cpu_work_on_a_cpu_asks_for_yes_before_any_run(data_dir, monkeypatch, capsys):
+    """`run FIGURE --scale paper_cpu` on a CPU printed its estimate and trained at once; over LONG_WORK_HOURS it now
+    refuses without --yes (exit 2, one line) and trains nothing. With --yes it goes on to the sweep."""
+    import emergence_lib.cli as cli_module
+
+    class Estimate:
+        expected_hours = 5.0
+
+        def describe(self) -> str:
+            return "about 5.0 CPU-hours"
+
+        def table_text(self) -> str:
+            return ""
+
+    calls: list[list] = []
+    monkeypatch.setattr(cli_module, "resolve_device", lambda device: "cpu")
+    monkeypatch.setattr(cli_module, "cpu_estimate", lambda *a, **k: Estimate())
+    monkeypatch.setattr(cli_module, "run_sweep", lambda runs, cache, **k: calls.append(list(runs)))
+    code = cli(["run", "unsaid", "--scale", "paper_cpu"])
+    assert code == 2 and "pass --yes" in capsys.readouterr().err and calls == []
+    cli(["run", "unsaid", "--scale", "paper_cpu", "--yes"])
+    assert calls, "with --yes the missing runs go to the sweep"
