@@ -159,3 +159,14 @@ def test_bfloat16_computes_the_forward_pass_in_bfloat16():
         assert model(x).dtype == torch.bfloat16
     with precision(Readings(), "cpu"):
         assert model(x).dtype == torch.float32
+
+
+def test_the_moves_rule_reads_both_directions_and_an_interval_across_the_band():
+    """`IntervalRule(outside=b)`: a reading moves the exponent if the whole interval lies beyond ±b, either way."""
+    from emergence_lib.claims.rules import IntervalRule
+
+    rule = IntervalRule(outside=0.2)
+    assert rule.judge(0.5, 0.3, 0.7, None) == "agrees" and rule.judge(-0.5, -0.7, -0.3, None) == "agrees"
+    assert rule.judge(0.0, -0.1, 0.15, None) == "differs"
+    assert rule.judge(0.2, 0.1, 0.3, None) == "inconclusive" and rule.judge(0.0, -0.3, 0.3, None) == "inconclusive"
+    assert rule.judge(0.0, float("nan"), 0.1, None) == "inconclusive"
