@@ -98,9 +98,10 @@ def table_html(df: pd.DataFrame, title: str, index: bool = False) -> str:
         raise ValueError("every table needs a title")
     data = df.reset_index() if index else df.reset_index(drop=True)
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in data.columns)
+    labels = [html.escape(str(c), quote=True) for c in data.columns]  # each cell names its column (a phone stacks them)
     rows = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(format_value(v))}</td>" for v in row) + "</tr>"
-        for row in data.itertuples(index=False, name=None)
+        "<tr>" + "".join(f'<td data-label="{lab}">{html.escape(format_value(v))}</td>' for lab, v in zip(labels, row))
+        + "</tr>" for row in data.itertuples(index=False, name=None)
     )
     return (f'<table class="table book-table"><caption>{html.escape(title)}</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")

@@ -424,7 +424,9 @@ def _paper_cpu_cell(c: Claim) -> str:
     # Each registered grid's chapter glues how many of its runs are stored (its show function).
     stored = {"table1.measured.": ("Table 1's model where the paper measured", "t1m_runs"),
               "recall_t1.": ("Table 1's recall model", "rt1_runs"),
-              "table1.ablations.": ("Table 1's width", "t1a_runs")}
+              "table1.ablations.": ("Table 1's width", "t1a_runs"),
+              "table1.joint.": ("fresh seeds of Table 1's model", "t1j_runs"),
+              "unsaid.": ("the unstated-choices screen", "unsaid_runs")}
     grid = next((v for k, v in stored.items() if c.key.startswith(k)), None)
     where = (f"{grid[0]}: {{glue:text}}`{doc}::{grid[1]}:s` runs stored" if grid
              else f"Table 1's settings on {{glue:text}}`{doc}::t1_coverage:s`")

@@ -172,14 +172,18 @@ ready.then(() => { try {
       return b ? b.getBoundingClientRect().top + window.scrollY : null; })(),
     first_figure_top: (() => { const im = Array.from(article.querySelectorAll("img")).find((i) => /_images\//.test(i.src) && visible(i) > 0);
       return im ? im.getBoundingClientRect().top + window.scrollY : null; })(),
-    // The landing page's verdict: its first line, the registered claims' counts ("Registered before their runs …").
+    // The landing page's verdict: its answer in words ("Our answer. …").
     verdict_top: (() => { const w = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
-      while (w.nextNode()) { if (/Registered before their runs/.test(w.currentNode.textContent)) {
+      while (w.nextNode()) { if (/Our answer/.test(w.currentNode.textContent)) {
         const r = document.createRange(); r.selectNodeContents(w.currentNode);
         return r.getBoundingClientRect().top + window.scrollY; } } return null; })(),
     // Figure images a reader cannot open at full size (the zoom link of _static/figure_zoom.js).
     unzoomable: Array.from(article.querySelectorAll("img")).filter((i) => /_images\//.test(i.src) && !i.closest('a[href]')).length,
     viewport_height: window.innerHeight,
+    // The page's own width (wider than the viewport: the reader scrolls the whole page sideways).
+    page_width: document.documentElement.scrollWidth, viewport_width: window.innerWidth,
+    // The landing page's table of the paper's claims: the registered claim of each row, in order.
+    headline_claims: Array.from(article.querySelectorAll('table.headline-table tr[data-claim]')).map((tr) => tr.dataset.claim),
     // Glued (pasted) text in prose set heavier than the text around it (myst-nb's default bolds it all; a result
     // box's verdicts and table cells keep it, for scanning).
     bold_glued: Array.from(article.querySelectorAll('span.pasted-text'))
@@ -219,6 +223,9 @@ class PageReport:
     verdict_top: float | None = None  # … the landing page's verdict counts
     unzoomable: int = 0  # figure images not linked to their full-size file
     viewport_height: float = 0.0
+    page_width: float = 0.0
+    viewport_width: float = 0.0
+    headline_claims: list[str] = field(default_factory=list)
     wide_math: list[str] = field(default_factory=list)  # display equations wider than their column
     bold_glued: list[str] = field(default_factory=list)  # glued text heavier than the text around it
     screenshot: str | None = None
@@ -258,6 +265,7 @@ def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | N
         image_scales=[im["scale"] for im in info["images"] if im.get("scale") and "_images/" in im["src"]],
         wide_math=info["wide_math"], result_box_top=info["result_box_top"], first_figure_top=info["first_figure_top"],
         verdict_top=info["verdict_top"], unzoomable=info["unzoomable"], viewport_height=info["viewport_height"],
+        page_width=info["page_width"], viewport_width=info["viewport_width"], headline_claims=info["headline_claims"],
         text=text, prose=info["prose"], bold_glued=info["bold_glued"],
     )
 

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 import pandas as pd
 
 from ... import claims
+from ...report import glue_text
 from ..context import Context
 from . import read
 from .runs import FRESH_GRIDS
@@ -15,8 +16,10 @@ from .runs import FRESH_GRIDS
 def joint_fits(ctx: Context) -> SimpleNamespace:
     """Judge the registered joint fits whose runs are stored; the others say how many runs they wait for."""
     if ctx.scale == "smoke":
+        glue_text("t1j_runs", "none at smoke scale")
         return SimpleNamespace(table=pd.DataFrame(), checked=[])
-    fresh, _, _ = read.fresh_summary()
+    fresh, have, need = read.fresh_summary()
+    glue_text("t1j_runs", f"{have} of {need}")
     n = len(FRESH_GRIDS["paper_cpu"].seeds)
     rows: list[dict] = []
     checked = []
@@ -43,3 +46,32 @@ def joint_fits(ctx: Context) -> SimpleNamespace:
             checked.append(claims.record(f"table1.joint.fresh.{r['exponent']}_exponent", r["ours"], "paper_cpu",
                                          interval=(r["low"], r["high"])))
     return SimpleNamespace(table=pd.DataFrame(rows), checked=checked)
+
+
+def _span(rows: list[dict]) -> str:
+    vals = [r["ours"] for r in rows if r["ours"] == r["ours"]]
+    if not vals:
+        return "not stored yet"
+    lo, hi = min(vals), max(vals)
+    return f"{lo:.2f}" if round(lo, 2) == round(hi, 2) else f"{lo:.2f}–{hi:.2f}"
+
+
+def facts() -> dict[str, str]:
+    """The computed phrases the landing page's reasons paste (`headlines`), from the stored runs: where the local
+    exponents of Table 1's model bend, and how close to chance the paper's 5% recall threshold sits."""
+    from ..recall_table1.runs import RECALL_MEASURED_GRIDS
+    from ..table1.read import local_d_exponent, local_T_exponent, stored_summaries
+    from ..unsaid.show import why_line
+
+    summary = stored_summaries()[0]
+    short = [local_T_exponent(summary, d, 32, 64) for d in (16, 32)]
+    long_ = [local_T_exponent(summary, d, T0, T1) for d in (16, 32) for T0, T1 in ((128, 192), (192, 256))]
+    low, high = local_d_exponent(summary, 256, 16, 32), local_d_exponent(summary, 256, 32, 64)
+    tokens = min(RECALL_MEASURED_GRIDS["paper_cpu"].n_tokens)
+    return {
+        "T_local": f"the local T exponent is {_span(short)} from T = 32 to 64, {_span(long_)} from 128 to 256",
+        "d_bend": f"at T = 256 the local d exponent is {low['ours']:.2f} (d = 16 → 32) and {high['ours']:.2f} (32 → 64)"
+                  + (": it bends upward" if high["low"] > low["high"] else ""),
+        "chance": f"chance is {1 / tokens:.1%} at {tokens} tokens",
+        "unsaid": why_line(),
+    }

@@ -65,7 +65,8 @@ def answer(table: pd.DataFrame, grid) -> str:
 
 def screen(ctx: Context) -> SimpleNamespace:
     fig_cfg = Unsaid(scale="smoke" if ctx.scale == "smoke" else "paper_cpu")  # the screen runs on Table 1's model
-    results = ctx.run(fig_cfg) if ctx.scale == "smoke" else fig_cfg.cached()[0]
+    results, have, need = (ctx.run(fig_cfg), 0, 0) if ctx.scale == "smoke" else fig_cfg.cached()
+    glue_text("unsaid_runs", f"{have} of {need}")
     grid = fig_cfg.grid
     table = read.screen(results, grid)
     glue_text("unsaid_answer", answer(table, grid))
@@ -103,3 +104,19 @@ def reader_table(table: pd.DataFrame, grid) -> pd.DataFrame:
                      "T exponent [95%]": _interval(r, "exponent").replace("+", ""),
                      "change from its baseline [95%]": _interval(r, "moves")})
     return pd.DataFrame(rows)
+
+
+def why_line() -> str:
+    """One sentence for the landing page's Figure 3 reason, from the screen's stored runs."""
+    fig_cfg = Unsaid(scale="paper_cpu")
+    results = fig_cfg.cached()[0]
+    table = read.screen(results, fig_cfg.grid)
+    done = table[(table["reading"] != "book") & table["exponent_ours"].notna()] if len(table) else table
+    if not len(done):
+        return "No unstated choice screened yet (Beyond 4)."
+    within = done[(done["exponent_low"] <= PAPER_T) & (PAPER_T <= done["exponent_high"])]
+    if len(within):
+        return f"Read with {', '.join(within['what'])}, the T exponent comes back to the paper's (Beyond 4)."
+    closest = done.iloc[int(np.argmin(np.abs(done["exponent_ours"].to_numpy() - PAPER_T)))]
+    return (f"None of {len(done)} unstated choices screened brings it back; closest: {closest['what']}, "
+            f"{closest['exponent_ours']:.2f} (Beyond 4).")
