@@ -245,8 +245,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     comparable = [r for r in stored if r not in on_gpu]
     sample = random.Random(args.seed).sample(comparable, min(args.sample, len(comparable)))
     differ = 0
-    for run in sample:
-        (fresh,) = runner_for(run.kind)([run], device="cpu")
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # one thread, as every stored run was computed: more threads sum in another order
+    try:
+        fresh_runs = [runner_for(run.kind)([run], device="cpu")[0] for run in sample]
+    finally:
+        torch.set_num_threads(threads)
+    for run, fresh in zip(sample, fresh_runs):
         rtol = reproduce_rtol(run.kind, json.loads(cache.path(run).read_text()).get("meta", {}))
         diff = differences(cast(RunResult, cache.load(run)), fresh, rtol=rtol)  # stored: read above
         if diff:

@@ -311,3 +311,30 @@ def test_a_chapter_counts_the_runs_stored_from_a_gpu(data_dir):
     assert devices_sentence(figure.devices()).startswith(f"1 of {n} stored runs trained on a GPU" if n > 1 else
                                                          "All 1 stored runs trained on a GPU;")
     assert devices_sentence({"cuda": 81}).startswith("All 81 stored runs trained on a GPU;"), "no 'rest' when none is left"
+
+
+def test_verify_recomputes_on_one_thread_as_every_run_was_computed(data_dir, capsys, monkeypatch):
+    """A Transformer run stored by a sweep (one thread a run) and recomputed with two threads sums in another order:
+    verify called an intact (128, 16)-class run 'differs from its code' at 5e-8 relative on this very machine. The
+    recompute now runs on one thread, whatever the process had."""
+    import torch
+
+    import emergence_lib.cli as cli_module
+
+    assert cli(["run", "figure6", "--executor", "serial", "--device", "cpu"]) == 0
+    capsys.readouterr()
+    seen: list[int] = []
+    real = cli_module.runner_for
+
+    def counting(kind):
+        run = real(kind)
+        return lambda runs, device: (seen.append(torch.get_num_threads()), run(runs, device=device))[1]
+
+    monkeypatch.setattr(cli_module, "runner_for", counting)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        assert cli(["verify", "figure6", "--sample", "1"]) == 0
+        assert seen == [1] and torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
