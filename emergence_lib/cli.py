@@ -44,7 +44,7 @@ from . import checkpoints
 from .cache import CacheError, ResultCache, differences, kind_version, reproduce_rtol, run_key
 from .results import RunResult
 from .configs import RUN_CONFIGS, SCALES, ConfigError, Scale, check_scale
-from .devices import resolve_device
+from .devices import cpu_threads, resolve_device
 from .estimate import Estimate, StoredRatios, estimate, steps_done_in, stored_step_seconds
 from .executors import EXECUTORS, check_executor
 from .migrations import migrate
@@ -244,15 +244,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     on_gpu = [r for r in stored if str(json.loads(cache.path(r).read_text()).get("meta", {}).get("device", "cpu")).startswith(("cuda", "mps"))]
     comparable = [r for r in stored if r not in on_gpu]
     sample = random.Random(args.seed).sample(comparable, min(args.sample, len(comparable)))
-    differ = 0
-    import torch
-
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)  # one thread, as every stored run was computed: more threads sum in another order
-    try:
-        fresh_runs = [runner_for(run.kind)([run], device="cpu")[0] for run in sample]
-    finally:
-        torch.set_num_threads(threads)
+    differ, threads = 0, cpu_threads(1)  # one thread, as every stored run was computed: more sum in another order
+    fresh_runs = [runner_for(run.kind)([run], device="cpu")[0] for run in sample]  # (an error ends the command)
+    cpu_threads(threads)
     for run, fresh in zip(sample, fresh_runs):
         rtol = reproduce_rtol(run.kind, json.loads(cache.path(run).read_text()).get("meta", {}))
         diff = differences(cast(RunResult, cache.load(run)), fresh, rtol=rtol)  # stored: read above

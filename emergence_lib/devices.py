@@ -24,3 +24,13 @@ def resolve_device(device: str) -> str:
     if device.startswith("cuda") and not torch.cuda.is_available():
         raise ConfigError(f"device {device!r} is not available on this machine (no CUDA); use 'cpu' or 'auto'")
     return device
+
+
+def cpu_threads(n: int) -> int:
+    """Set torch's CPU threads to ``n`` and return the number it had (a recompute runs on one thread, as every stored
+    run was computed: more threads sum a matmul in another order)."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    return before

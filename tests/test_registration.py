@@ -110,3 +110,15 @@ def test_the_measured_claims_read_their_own_points():
     paths = registration.claim_run_paths(c)
     assert len(paths) == 3 and all(p.startswith("data/transformer_regression/") for p in paths)
     assert len(registration.claim_run_paths(claims.claim("table1.measured.T_exponent"))) > 3 * 6
+
+
+def test_a_result_seen_before_registration_makes_its_claims_partly_after_their_data():
+    """(256, 16) seed 0 was published by a one-seed probe before Table 1's claims where the paper measured were
+    registered (issue 52 item 6); git cannot see that, so `KNOWN_EARLY` names it and every claim reading it says so."""
+    from emergence_lib import registration
+    from emergence_lib.claims import CLAIMS
+
+    table = registration.registration_table().set_index("claim")["registration"]
+    readers = [c.key for c in CLAIMS if "figure3_measured:T256_d16_B1" in c.reads]
+    assert "table1.measured.T256_d16_B1" in readers
+    assert all(table[k] != "before its data" for k in readers), {k: table[k] for k in readers}

@@ -37,6 +37,7 @@ def table1_settings(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> Simple
     complete = [(T, d, B) for T, d, B in our_points() if seeds_done(summary, T, d, B) == n_seeds]
     done = summary[[(T, d, B) in complete for T, d, B in zip(summary["T"], summary["d"], summary["B"])]] if len(summary) else summary
     points = read.point_table(done, complete)
+    glue_text("t1_cpu_hours", f"{sum(float(r.summary['seconds'].sum()) for r in results.values() if len(r.summary)) / 3600:.1f}")
     glue_text("t1_runs", f"{have} of {need}")
     in_paper = sum(p in paper_points() for p in complete)
     coverage = f"{in_paper} of the paper's {len(paper_points())} grid points (+{len(complete) - in_paper} of ours)"
