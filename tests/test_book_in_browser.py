@@ -350,3 +350,17 @@ def test_the_runs_browser_shows_every_stored_run_and_its_curve():
         assert "data/transformer_" in shown and (top is None or None in ratios or f"{top:.3g}" in shown)
         assert driver.find_elements("css selector", ".runs-browser svg polyline"), "the first run's curve is drawn"
         assert not console_errors(driver)
+
+
+@pytest.mark.parametrize("page", ["chapters/03_transformer.html", "chapters/04_associative_recall.html"])
+def test_chapters_3_and_4_take_at_most_twelve_screens(reports, page):
+    """Issue 52: answer first, details folded; each was over 15 screens at 1280 px."""
+    r = reports[page]
+    assert r.height / r.viewport_height <= 12, f"{r.height / r.viewport_height:.1f} screens"
+
+
+def test_no_chapter_shows_a_run_in_progress(reports):
+    """A chapter describes stored results; a run's progress ('seed 2 at step 7,072') is for `status`, not readers."""
+    shown = {p: m.group(0) for p, r in reports.items() if p.startswith("chapters/")
+             for m in [re.search(r"at step [\d,]+ of|seeds? training now|runs? (?:is|are) training", r.prose)] if m}
+    assert not shown, shown

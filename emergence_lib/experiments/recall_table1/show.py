@@ -134,6 +134,10 @@ def figure5(ctx: Context) -> SimpleNamespace:
     glue_text("rt1_f5_sentence", repetition_sentence(steps) + " " + shortcut_sentence(tables["figure5_B"], steps))
     _, _, B5, p5, _ = figure.grid.fig5
     glue_text("rt1_f5_extremes", f"B = {max(B5)}, p = {max(p5):g}")
+    said = {r.claim.key.split(".")[-1]: r for r in checked}
+    short = [f"{what} {said[k].ours:.2f}× (the paper {said[k].claim.paper.split(' ')[0]}: {said[k].status})" for k, what in
+             (("in_context_speedup", "in context"), ("cross_sample_speedup", "across samples")) if k in said]
+    glue_text("rt1_f5_short", ("Repetition's speed-up at 50%: " + "; ".join(short) + ".") if short else "Figure 5 is not run yet.")
     return SimpleNamespace(speedups=rows, steps=steps, lag=lag, checked=checked)
 
 
@@ -238,6 +242,7 @@ def figure4_answer(t1: SimpleNamespace, laptop: Sequence[claims.ClaimResult], gr
                      "the two models' intervals overlap on every exponent, so this comparison cannot tell them apart")
                  + ".")
     glue_text("rt1_answer", text)
+    glue_text("rt1_short", text.split(". ")[0] + ".")  # the 5% exponents: the opening's one sentence
     return text
 
 

@@ -17,6 +17,7 @@ def joint_fits(ctx: Context) -> SimpleNamespace:
     """Judge the registered joint fits whose runs are stored; the others say how many runs they wait for."""
     if ctx.scale == "smoke":
         glue_text("t1j_runs", "none at smoke scale")
+        glue_text("fig3_answer", "Not judged at smoke scale.")
         return SimpleNamespace(table=pd.DataFrame(), checked=[])
     fresh, have, need = read.fresh_summary()
     glue_text("t1j_runs", f"{have} of {need}")
@@ -45,7 +46,25 @@ def joint_fits(ctx: Context) -> SimpleNamespace:
             rows.append(r)
             checked.append(claims.record(f"table1.joint.fresh.{r['exponent']}_exponent", r["ours"], "paper_cpu",
                                          interval=(r["low"], r["high"])))
+    glue_text("fig3_answer", answer(rows, checked, done, n * len(read.POINTS)))
     return SimpleNamespace(table=pd.DataFrame(rows), checked=checked)
+
+
+def answer(rows: list[dict], checked: list, done: int, need: int) -> str:
+    """Chapter 3's answer in a sentence or two, generated from the joint fits judged in this build."""
+    status = {r.claim.key: r.status for r in checked}
+
+    def said(prefix: str, label: str) -> str:
+        parts = [f"{r['exponent']} {r['ours']:.2f} against {r['paper']:.2f} "
+                 f"({status.get(prefix + '.' + r['exponent'] + '_exponent', 'not judged')})"
+                 for r in rows if r["seeds"] == label]
+        return ", ".join(parts).replace("-", "−")
+
+    fresh = [r for r in rows if r["seeds"] == "seeds 5-6 (fresh)"]
+    first = said("table1.joint.first_seeds", "seeds 0-2 (estimator chosen after their data)")
+    head = ("One joint fit over the paper's grid, on fresh seeds: " + said("table1.joint.fresh", "seeds 5-6 (fresh)")
+            + "." if fresh else f"One joint fit over the paper's grid, on fresh seeds: not run yet ({done} of {need} runs).")
+    return head + (f" On the first seeds (the estimator chosen after their data): {first}." if first else "")
 
 
 def _span(rows: list[dict]) -> str:
