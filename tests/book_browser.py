@@ -88,6 +88,10 @@ def chromium(width: int = 1280, height: int = 900) -> Iterator["object"]:
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    # Headless Chromium keeps a window at least 500 px wide whatever --window-size asks: a phone's 390 px is set by
+    # emulating the device's metrics (the layout, media queries and innerWidth then follow it).
+    driver.reader_metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600}  # type: ignore[attr-defined]
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", driver.reader_metrics)  # type: ignore[attr-defined]
     try:
         yield driver
     finally:
@@ -284,8 +288,8 @@ def full_page_screenshot(driver: "object", path: Path) -> Path:
         "width": int(width), "height": height, "deviceScaleFactor": 1, "mobile": False})
     try:
         shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})  # type: ignore[attr-defined]
-    finally:
-        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})  # type: ignore[attr-defined]
+    finally:  # back to the reader's screen (a phone's is emulated: `chromium`)
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", driver.reader_metrics)  # type: ignore[attr-defined]
     path.write_bytes(base64.b64decode(shot["data"]))
     return path
 

@@ -85,7 +85,8 @@ def test_the_landing_pages_rows_are_the_registrys_headline_claims(reports):
 
 
 def test_on_a_phone_no_page_is_wider_than_the_screen(phone_reports):
-    assert not {p: r.page_width for p, r in phone_reports.items() if r.page_width > r.viewport_width + 1}
+    """A phone's layout viewport grows to the widest element (methods.html was 501 px wide at 390)."""
+    assert not {p: r.page_width for p, r in phone_reports.items() if r.page_width > 391}
 
 
 @pytest.mark.parametrize("screen", ["laptop", "phone"])
