@@ -6,7 +6,7 @@ import pandas as pd
 
 from ...configs import Scale
 from ...paper import PAPER
-from ..table1.read import point_mean_fit, stored_summaries
+from ..table1.read import point_mean_fit, seeds_done, stored_summaries
 from .runs import FRESH_GRIDS, Figure3Fresh
 
 POINTS = list(FRESH_GRIDS["paper_cpu"].points)
@@ -27,9 +27,8 @@ def first_summary() -> pd.DataFrame:
 
 
 def stored_at(summary: pd.DataFrame, points: list[tuple[int, int, int]]) -> int:
-    if not len(summary):
-        return 0
-    return sum(int(((summary["T"] == T) & (summary["d"] == d) & (summary["B"] == B)).sum()) for T, d, B in points)
+    """Runs stored at ``points``, over all their seeds."""
+    return sum(seeds_done(summary, *p) for p in points)
 
 
 def fit_rows(summary: pd.DataFrame, points: list[tuple[int, int, int]], predictors: tuple[str, ...], label: str) -> list[dict]:

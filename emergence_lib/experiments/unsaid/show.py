@@ -43,19 +43,27 @@ def judge(ctx: Context, results: dict, grid: UnsaidGrid) -> list[claims.ClaimRes
     return checked
 
 
+def _judged_readings(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series | None]:
+    """The readings other than the book's with an exponent, those whose interval holds the paper's 0.80, and the one
+    closest to it (None when none has run)."""
+    done = table[(table["reading"] != "book") & table["exponent_ours"].notna()] if len(table) else table
+    if not len(done):
+        return done, done, None
+    within = done[(done["exponent_low"] <= PAPER_T) & (PAPER_T <= done["exponent_high"])]
+    return done, within, done.iloc[int(np.argmin(np.abs(done["exponent_ours"].to_numpy() - PAPER_T)))]
+
+
 def answer(table: pd.DataFrame, grid) -> str:
     """The chapter's answer, generated from the readings judged so far."""
     if not len(table) or "book" not in set(table["reading"]):
         return "No reading has run yet."
     book = table.set_index("reading").loc["book"]
-    done = table[(table["reading"] != "book") & table["exponent_ours"].notna()]
+    done, inside, closest = _judged_readings(table)
     head = (f"The book's reading gives a T exponent of {book['exponent_ours']:.2f} [{book['exponent_low']:.2f}, "
             f"{book['exponent_high']:.2f}] from T = {grid.T[0]} to {grid.T[1]} at d = {grid.d}, against the paper's "
             f"{PAPER_T:.2f}.")
-    if not len(done):
+    if closest is None:
         return head + " No other reading has finished yet."
-    inside = done[(done["exponent_low"] <= PAPER_T) & (PAPER_T <= done["exponent_high"])]
-    closest = done.iloc[int(np.argmin(np.abs(done["exponent_ours"].to_numpy() - PAPER_T)))]
     if len(inside):
         names = ", ".join(inside["what"])
         return head + f" Of the {len(done)} other readings run so far, {names} recover{'s' if len(inside) == 1 else ''} it."
@@ -110,13 +118,10 @@ def why_line() -> str:
     """One sentence for the landing page's Figure 3 reason, from the screen's stored runs."""
     fig_cfg = Unsaid(scale="paper_cpu")
     results = fig_cfg.cached()[0]
-    table = read.screen(results, fig_cfg.grid)
-    done = table[(table["reading"] != "book") & table["exponent_ours"].notna()] if len(table) else table
-    if not len(done):
+    done, within, closest = _judged_readings(read.screen(results, fig_cfg.grid))
+    if closest is None:
         return "No unstated choice screened yet (Beyond 4)."
-    within = done[(done["exponent_low"] <= PAPER_T) & (PAPER_T <= done["exponent_high"])]
     if len(within):
         return f"Read with {', '.join(within['what'])}, the T exponent comes back to the paper's (Beyond 4)."
-    closest = done.iloc[int(np.argmin(np.abs(done["exponent_ours"].to_numpy() - PAPER_T)))]
     return (f"None of {len(done)} unstated choices screened brings it back; closest: {closest['what']}, "
             f"{closest['exponent_ours']:.2f} (Beyond 4).")
