@@ -1,25 +1,38 @@
-"""Checkpoints of long training runs: a run stopped midway resumes where it was, bit-identically.
+"""Checkpoints of long training runs: a run stopped midway resumes where it was, bit-identically, and from nothing else.
 
 A Transformer run longer than `every_s` seconds saves its whole state every `every_s` seconds: the model and the
 optimiser, every random stream it draws its batches from, the data-diversity schedule's state, the recorded curve
 and steps, and the step to resume at. It saves at the top of a training step, before that step's evaluation, so a
 resumed run replays exactly what the uninterrupted one would have done. The files live outside ``data/``
-(``<data>/../.checkpoints/`` for the store the sweep writes to, or ``$EMERGENCE_CHECKPOINT_DIR``), one pair per
-chunk of runs, named by the chunk's run keys:
+(``<data>/../.checkpoints/`` for the store the sweep writes to, or ``$EMERGENCE_CHECKPOINT_DIR``), one file per
+chunk of runs, named by the chunk's run keys with a suffix no result has (``<key>.ckpt``; results are
+``<key>.json``, so no clean-up of one can ever touch the other):
 
-    <key>.pt     the state (torch.save; written to a temporary name and renamed)
-    <key>.json   {"step": k, "max_steps": n, "keys": [...], "saved_at": ...}: what `status` prints
+    EMERGENCE-CHECKPOINT\\n   the magic line
+    {header}\\n               format, run keys, each config's full hash, step, max_steps, device, sha256 and length
+    <torch.save bytes>        the state, loaded with weights_only (tensors, containers, numpy arrays only)
 
-A checkpoint is read back only if it was written for the same run keys (each key hashes the config and its kind's
-version, `cache.run_key`): a change of code that bumps a version never resumes an old state. The sweep removes a
-chunk's checkpoint once its results are stored (`remove`).
+A checkpoint is resumed only if every check passes: the format version, the run keys and config hashes of the runs
+asking for it, a step within [0, max_steps] equal to the state's own, and the checksum over the state's bytes. A
+stale, forged, truncated or foreign file is set aside into ``set_aside/`` with one line saying why, and the run
+starts over. `progress` (what `status`, the estimate and the cost guard read) applies the same checks without
+unpickling, so it believes only a checkpoint that would really resume. A save that fails (a full disk, a folder
+at the path, no permission) is one line; the last good checkpoint is kept and training goes on.
+
+Files of the first format (``<key>.pt`` beside ``<key>.json``, no checksum) are never resumed as they are:
+``python -m emergence_lib upgrade-checkpoints`` checks each against the run its name claims and rewrites it
+(`checkpoints_legacy`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import math
 import os
+import stat as st
+import sys
 import tempfile
 import time
 from contextlib import contextmanager
@@ -29,9 +42,21 @@ from typing import Any, Iterator, Sequence
 
 import torch
 
+from .configs import ConfigError
+
 CHECKPOINT_DIR_ENV = "EMERGENCE_CHECKPOINT_DIR"
 CHECKPOINT_EVERY_ENV = "EMERGENCE_CHECKPOINT_EVERY_S"
 DEFAULT_EVERY_S = 300.0  # "every few minutes": a stop loses at most this much of a run
+FORMAT = 2  # 1: <key>.pt + <key>.json, no checksum, no config hash (upgrade with `upgrade_legacy`)
+SUFFIX = ".ckpt"
+MAGIC = b"EMERGENCE-CHECKPOINT\n"
+MAX_HEADER_BYTES = 1_000_000  # a header is a few hundred bytes (a GPU chunk's keys: a few thousand)
+MAX_STATE_BYTES = 4 << 30  # a Table-1 run's state is about 19 MB; a batched GPU chunk a few hundred
+SET_ASIDE = "set_aside"
+
+
+class Refused(Exception):
+    """Why a checkpoint file would not be resumed (its message is the reason, in a few words)."""
 
 
 def folder_for(data_root: Path) -> Path:
@@ -47,11 +72,18 @@ def active_folder() -> Path | None:
 
 
 def every_s() -> float:
+    """Seconds between saves: ``$EMERGENCE_CHECKPOINT_EVERY_S`` (a finite number ≥ 0) or 300. Anything else is named:
+    nan or inf once turned checkpoints off without a word."""
     value = os.environ.get(CHECKPOINT_EVERY_ENV)
-    try:
-        return float(value) if value else DEFAULT_EVERY_S
-    except ValueError:
+    if value is None or value.strip() == "":
         return DEFAULT_EVERY_S
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < 0 or seconds > 7 * 86400:
+        raise ConfigError(f"{CHECKPOINT_EVERY_ENV} must be a number of seconds from 0 to 604800 (a week), got {value!r}")
+    return seconds
 
 
 def chunk_name(keys: Sequence[str]) -> str:
@@ -60,71 +92,208 @@ def chunk_name(keys: Sequence[str]) -> str:
     return keys[0] if len(keys) == 1 else "chunk-" + hashlib.sha256("|".join(keys).encode()).hexdigest()[:20]
 
 
+def config_hash(config: Any) -> str:
+    """The full sha256 of a run's config with every field (defaults included), its kind and its kind's version:
+    the run key is 20 hex digits of a shorter payload; this pins the checkpoint to the exact config."""
+    from .cache import _canonical, config_dict, kind_version
+
+    payload = {"kind": config.kind, "config": config_dict(config, full=True), "kind_version": kind_version(config)}
+    return hashlib.sha256(_canonical(payload).encode()).hexdigest()
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
 @dataclass(frozen=True)
 class Checkpoint:
-    """The checkpoint files of one chunk of runs (identified by their run keys)."""
+    """The checkpoint file of one chunk of runs: their keys, their configs' full hashes and their step budget."""
 
     folder: Path
     keys: tuple[str, ...]
+    hashes: tuple[str, ...] = ()
+    max_steps: int | None = None
 
     @classmethod
     def for_configs(cls, configs: Sequence[Any], folder: Path | None = None) -> "Checkpoint | None":
         from .cache import run_key
 
         folder = folder if folder is not None else active_folder()
-        return None if folder is None else cls(Path(folder), tuple(run_key(c) for c in configs))
+        if folder is None:
+            return None
+        budgets = {int(getattr(c, "max_steps", -1)) for c in configs}  # a toy flow has no step budget
+        return cls(Path(folder), tuple(run_key(c) for c in configs), tuple(config_hash(c) for c in configs),
+                   budgets.pop() if len(budgets) == 1 and -1 not in budgets else None)
 
     @property
     def state_path(self) -> Path:
-        return self.folder / f"{chunk_name(self.keys)}.pt"
-
-    @property
-    def info_path(self) -> Path:
-        return self.folder / f"{chunk_name(self.keys)}.json"
+        return self.folder / f"{chunk_name(self.keys)}{SUFFIX}"
 
     def save(self, state: dict[str, Any], step: int, max_steps: int) -> None:
-        """Write ``state`` atomically (temporary file, fsync, rename), then its small description."""
+        """Write the header and ``state`` atomically (temporary file, fsync, rename): a stop mid-save leaves the last
+        good checkpoint. Raises on a step outside [0, max_steps] (a caller's bug, never stored)."""
+        if not (isinstance(step, int) and isinstance(max_steps, int) and 0 <= step <= max_steps):
+            raise ValueError(f"checkpoint step {step!r} outside [0, {max_steps!r}]")
+        buffer = io.BytesIO()
+        torch.save(state, buffer)
+        body = buffer.getvalue()
+        header = {"format": FORMAT, "keys": list(self.keys), "config_hashes": list(self.hashes), "step": step,
+                  "max_steps": max_steps, "device": str(state.get("device", "cpu")), "saved_at": time.time(),
+                  "bytes": len(body), "sha256": hashlib.sha256(body).hexdigest()}
         self.folder.mkdir(parents=True, exist_ok=True)
-        payload = {"keys": list(self.keys), "state": state}
-        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=f".{self.state_path.stem}.", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=f".{self.state_path.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as fh:
-                torch.save(payload, fh)
+                fh.write(MAGIC + json.dumps(header).encode() + b"\n")
+                fh.write(body)
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, self.state_path)
         except BaseException:
-            if os.path.exists(tmp):
+            if os.path.lexists(tmp):
                 os.unlink(tmp)
             raise
-        info = {"step": int(step), "max_steps": int(max_steps), "keys": list(self.keys), "saved_at": time.time(),
-                "device": str(state.get("device", "cpu"))}  # a state resumes only on its kind of device
-        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=f".{self.info_path.stem}.", suffix=".tmp")
-        with os.fdopen(fd, "w") as fh:
-            json.dump(info, fh)
-        os.replace(tmp, self.info_path)
 
-    def load(self) -> dict[str, Any] | None:
-        """The saved state, or None (no checkpoint, an unreadable one, or one written for other runs)."""
-        if not self.state_path.is_file():
+    def check(self) -> dict[str, Any]:
+        """The header of this chunk's file if it would resume (every check but unpickling); raises `Refused`."""
+        header, _ = read(self.state_path, with_body=False)
+        return self._match(header)
+
+    def _match(self, header: dict[str, Any]) -> dict[str, Any]:
+        if header["keys"] != list(self.keys):
+            raise Refused("written for other runs")
+        if self.hashes and header["config_hashes"] != list(self.hashes):
+            raise Refused("written for another config under the same key")
+        if self.max_steps is not None and header["max_steps"] != self.max_steps:
+            raise Refused(f"its step budget {header['max_steps']:,} is not the run's {self.max_steps:,}")
+        return header
+
+    def load(self, model: torch.nn.Module | None = None) -> dict[str, Any] | None:
+        """The saved state, or None: no checkpoint (silently), or one that fails a check (set aside, one line). With
+        ``model``, the state must also hold every part training restores, its weights in the model's layout."""
+        if not os.path.lexists(self.state_path):
             return None
         try:
-            # Tensors, containers, numbers and numpy arrays (the numpy random stream) only: a planted file that
-            # names any other global is refused, never run (weights_only), and the run starts over.
-            with torch.serialization.safe_globals(_numpy_globals()):
-                payload = torch.load(self.state_path, map_location="cpu", weights_only=True)
-        except Exception:  # a truncated or foreign file: start over (the run is recomputed, nothing is lost)
+            header, body = read(self.state_path, with_body=True)
+            self._match(header)
+            state = _unpickle(body)
+            _check_state(state, header)
+            if model is not None:
+                _check_layout(state, model)
+        except Refused as why:
+            set_aside(self.state_path, str(why))
             return None
-        if not isinstance(payload, dict) or payload.get("keys") != list(self.keys):
-            return None
-        return payload["state"]
+        return state
 
     def remove(self) -> None:
-        for path in (self.state_path, self.info_path):
-            try:
-                path.unlink()
-            except FileNotFoundError:
-                pass
+        try:
+            self.state_path.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def read(path: Path, with_body: bool) -> tuple[dict[str, Any], bytes]:
+    """A checkpoint file's header (and body), every check that needs no unpickling passed; raises `Refused`."""
+    try:
+        info = os.stat(path)  # follows a link: a link to /dev/zero is a device, refused before it is opened
+        if not st.S_ISREG(info.st_mode):
+            raise Refused("not a regular file")
+        if info.st_size > MAX_STATE_BYTES + MAX_HEADER_BYTES:
+            raise Refused(f"{info.st_size:,} bytes, over the {MAX_STATE_BYTES:,} a checkpoint may hold")
+        with open(path, "rb") as fh:
+            if fh.read(len(MAGIC)) != MAGIC:
+                raise Refused("not a checkpoint of this format (no magic line)")
+            line = fh.readline(MAX_HEADER_BYTES)
+            header = _header(line)
+            digest, size = hashlib.sha256(), 0
+            chunks = []
+            while block := fh.read(1 << 20):
+                digest.update(block)
+                size += len(block)
+                if with_body:
+                    chunks.append(block)
+    except OSError as exc:
+        raise Refused(f"unreadable ({exc.strerror or exc})") from None
+    if size != header["bytes"]:
+        raise Refused(f"truncated or padded: {size:,} bytes of state, the header says {header['bytes']:,}")
+    if digest.hexdigest() != header["sha256"]:
+        raise Refused("its checksum does not match its state")
+    return header, b"".join(chunks)
+
+
+def _header(line: bytes) -> dict[str, Any]:
+    if not line.endswith(b"\n"):
+        raise Refused("no header line")
+    try:
+        header = json.loads(line)
+    except ValueError:
+        raise Refused("its header is not JSON") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise Refused(f"format {header.get('format') if isinstance(header, dict) else '?'!r}, not {FORMAT}")
+
+    def whole(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    if not (isinstance(header.get("keys"), list) and header["keys"] and all(isinstance(k, str) for k in header["keys"])
+            and isinstance(header.get("config_hashes"), list) and len(header["config_hashes"]) in (0, len(header["keys"]))
+            and all(whole(header.get(k)) for k in ("step", "max_steps", "bytes"))
+            and isinstance(header.get("sha256"), str) and isinstance(header.get("device"), str)):
+        raise Refused("its header lacks a field or has one of the wrong type")
+    if not 0 <= header["step"] <= header["max_steps"]:
+        raise Refused(f"impossible step {header['step']:,} (of at most {header['max_steps']:,})")
+    return header
+
+
+def _unpickle(body: bytes) -> dict[str, Any]:
+    try:
+        # Tensors, containers, numbers and numpy arrays (the numpy random stream) only: a planted file that names
+        # any other global is refused, never run (weights_only), and the run starts over.
+        with torch.serialization.safe_globals(_numpy_globals()):
+            state = torch.load(io.BytesIO(body), map_location="cpu", weights_only=True)
+    except Exception as exc:
+        raise Refused(f"its state does not load ({type(exc).__name__})") from None
+    if not isinstance(state, dict):
+        raise Refused("its state is not a training state")
+    return state
+
+
+def _check_state(state: dict[str, Any], header: dict[str, Any]) -> None:
+    """The state agrees with its header: the same step, and a curve recorded at steps from 0 to that step."""
+    if state.get("step") != header["step"]:
+        raise Refused(f"its state is at step {state.get('step')!r}, its header at {header['step']:,}")
+    steps = state.get("steps")
+    if not isinstance(steps, list) or any(not isinstance(s, int) or not 0 <= s <= header["step"] for s in steps):
+        raise Refused("its recorded steps fall outside [0, its step]")
+    if steps != sorted(set(steps)):
+        raise Refused("its recorded steps are not increasing")
+
+
+TRAINING_STATE = ("model", "optimizer", "rng", "fired_at", "steps", "records", "crossed_at", "diverged", "n_evals",
+                  "stopped_at", "step", "seconds")
+
+
+def _check_layout(state: dict[str, Any], model: torch.nn.Module) -> None:
+    """Every part `training.train_ensemble` restores is there, and the weights fit the model (names and shapes):
+    a state of another layout once crashed every rerun instead of starting over."""
+    missing = [k for k in TRAINING_STATE if k not in state]
+    if missing:
+        raise Refused(f"its state lacks {', '.join(missing)}")
+    weights, own = state["model"], model.state_dict()
+    if not isinstance(weights, dict) or set(weights) != set(own) or any(
+            not isinstance(weights[k], torch.Tensor) or weights[k].shape != v.shape for k, v in own.items()):
+        raise Refused("its weights have another layout than this run's model")
+
+
+def set_aside(path: Path, reason: str) -> None:
+    """Move a refused checkpoint into ``set_aside/`` (kept for a look, never resumed) and say so in one line."""
+    target = path.parent / SET_ASIDE / f"{path.name}.{time.strftime('%Y%m%dT%H%M%S')}"
+    try:
+        target.parent.mkdir(exist_ok=True)
+        os.replace(path, target)
+        where = f"moved to {target}"
+    except OSError:
+        where = "left where it is (it could not be moved)"
+    _say(f"checkpoint {path.name} set aside ({reason}); the run starts over from step 0; {where}")
 
 
 def _numpy_globals() -> list:
@@ -136,30 +305,20 @@ def _numpy_globals() -> list:
         getattr(np.dtypes, n) for n in dir(np.dtypes) if n.endswith("DType")]
 
 
-MAX_INFO_BYTES = 1_000_000  # a checkpoint's description is a few hundred bytes
-
-
 def progress(folder: Path, key: str) -> dict[str, Any] | None:
-    """The description of the checkpoint holding run ``key`` (alone or in a chunk): {"step", "max_steps", ...}.
-    Only a regular file of a sane size is read: a FIFO, a device or a huge file there is passed over, never opened."""
-    import stat as st
-
+    """The header of the checkpoint that would resume run ``key`` (alone or in a chunk): {"step", "max_steps",
+    "keys", "device", ...}, or None. Only a file that passes every check but unpickling counts, so `status`, the
+    estimate and the cost guard never believe a truncated, forged or foreign file."""
     folder = Path(folder)
-    direct = folder / f"{key}.json"
-    candidates = [direct] if direct.is_file() else sorted(folder.glob("chunk-*.json")) if folder.is_dir() else []
+    direct = folder / f"{key}{SUFFIX}"
+    candidates = [direct] if os.path.lexists(direct) else sorted(folder.glob(f"chunk-*{SUFFIX}")) if folder.is_dir() else []
     for path in candidates:
         try:
-            info_stat = path.stat()
-            if not st.S_ISREG(info_stat.st_mode) or info_stat.st_size > MAX_INFO_BYTES:
-                continue
-            info = json.loads(path.read_text())
-        except (OSError, ValueError):
+            header, _ = read(path, with_body=False)
+        except Refused:
             continue
-        # A description names its runs in a list and counts steps in integers; anything else is not one of ours.
-        if (isinstance(info, dict) and isinstance(info.get("keys"), list) and key in info["keys"]
-                and all(isinstance(info.get(k), int) and not isinstance(info.get(k), bool) and info[k] >= 0
-                        for k in ("step", "max_steps"))):
-            return info
+        if key in header["keys"] and (path.stem == key) == (header["keys"] == [key]):
+            return header
     return None
 
 
@@ -167,9 +326,9 @@ def cpu_resume_step(folder: Path, key: str) -> int:
     """The step run ``key`` resumes from when run alone on a CPU: its own checkpoint's, if saved on a CPU; 0 otherwise
     (a batch of seeds resumes only as that batch, a GPU's state only on a GPU: `training.train_ensemble`)."""
     info = progress(folder, key)
-    if info is None or info.get("keys") != [key] or str(info.get("device", "cpu")) != "cpu":
+    if info is None or info["keys"] != [key] or info["device"] != "cpu":
         return 0
-    return int(info["step"]) if Checkpoint(Path(folder), (key,)).state_path.is_file() else 0  # no state: afresh
+    return int(info["step"])
 
 
 def resume_folder(data_root: Path) -> Path:
@@ -179,17 +338,31 @@ def resume_folder(data_root: Path) -> Path:
 
 
 class Saver:
-    """When to save during a loop: every ``every_s`` seconds of wall time (the first save after ``every_s``)."""
+    """When to save during a loop (every ``every_s`` seconds of wall time, the first after ``every_s``), and a save
+    that fails said in one line (once per reason): the last good checkpoint is kept, training goes on."""
 
     def __init__(self, checkpoint: Checkpoint | None, every: float | None = None):
         self.checkpoint = checkpoint
         self.every = every_s() if every is None else every
         self.last = time.perf_counter()
+        self.failures: set[str] = set()
 
     def due(self) -> bool:
         return self.checkpoint is not None and time.perf_counter() - self.last >= self.every
 
-    def saved(self) -> None:
+    def save(self, state: dict[str, Any], step: int, max_steps: int) -> None:
+        assert self.checkpoint is not None  # due() only with one
+        try:
+            self.checkpoint.save(state, step, max_steps)
+        except Exception as exc:  # OSError mostly; torch wraps some write errors in RuntimeError
+            reason = f"{type(exc).__name__}: {getattr(exc, 'strerror', None) or exc}"
+            if reason not in self.failures:
+                self.failures.add(reason)
+                _say(f"checkpoint of {self.checkpoint.state_path.name} not saved at step {step:,} ({reason}); "
+                     "training goes on and the last good checkpoint is kept")
+        self.last = time.perf_counter()
+
+    def saved(self) -> None:  # kept for callers that save by hand
         self.last = time.perf_counter()
 
 
@@ -205,3 +378,19 @@ def folder_set(data_root: Path | None) -> Iterator[None]:
     finally:
         if before is None:
             os.environ.pop(CHECKPOINT_DIR_ENV, None)
+
+
+def describe(seed: object, key: str, info: dict, first_format: bool = False) -> str:
+    """A checkpointed run's status line. A batch of seeds (a GPU chunk) resumes only as that batch, a state saved on
+    one kind of device only on that kind (`training.train_ensemble`), and a file of the first format not until it is
+    upgraded, so the line says so."""
+    text = f"  seed {seed} ({key}): in progress, step {info['step']:,} of at most {info['max_steps']:,}"
+    notes = []
+    if first_format:
+        notes.append("a checkpoint of the first format: not resumed until `python -m emergence_lib "
+                     "upgrade-checkpoints` checks and rewrites it")
+    if len(info.get("keys", [])) > 1:
+        notes.append(f"in a batch of {len(info['keys'])} seeds: it resumes only as that batch, as a GPU runs it")
+    if str(info.get("device", "cpu")) != "cpu":
+        notes.append(f"saved on {info['device']}: a run on another kind of device starts afresh")
+    return text + (f" ({'; '.join(notes)})" if notes else "")

@@ -40,7 +40,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, NoReturn, Sequence, cast
 
-from . import checkpoints
+from . import checkpoints, checkpoints_legacy
 from .cache import CacheError, ResultCache, differences, kind_version, reproduce_rtol, run_key
 from .results import RunResult
 from .configs import RUN_CONFIGS, SCALES, ConfigError, Scale, check_scale
@@ -152,23 +152,12 @@ def cmd_status(args: argparse.Namespace) -> None:
         cached = len(runs) - len(missing)
         total_missing += len(missing)
         print(f"{args.figure} {args.scale} {key}: {cached}/{len(runs)} cached, {len(missing)} missing")
+        old = dict(checkpoints_legacy.legacy(folder))
         for r in missing:  # a run stopped midway, or running now, has a checkpoint (`checkpoints`)
             info = checkpoints.progress(folder, run_key(r))
-            if info is not None:
-                print(progress_text(getattr(r, "seed", "?"), run_key(r), info))
+            if info is not None or run_key(r) in old:
+                print(checkpoints.describe(getattr(r, "seed", "?"), run_key(r), info or old[run_key(r)], info is None))
     print("complete" if total_missing == 0 else f"{total_missing} runs missing")
-
-
-def progress_text(seed: object, key: str, info: dict) -> str:
-    """A checkpointed run's status line. A batch of seeds (a GPU chunk) resumes only as that batch, and a state saved
-    on one kind of device only on that kind (`training.train_ensemble`), so the line says so."""
-    text = f"  seed {seed} ({key}): in progress, step {info['step']:,} of at most {info['max_steps']:,}"
-    notes = []
-    if len(info.get("keys", [])) > 1:
-        notes.append(f"in a batch of {len(info['keys'])} seeds: it resumes only as that batch, as a GPU runs it")
-    if str(info.get("device", "cpu")) != "cpu":
-        notes.append(f"saved on {info['device']}: a run on another kind of device starts afresh")
-    return text + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def needed_elsewhere(figure: str, scale: str) -> dict[str, list[str]]:
@@ -295,6 +284,15 @@ def cmd_migrate(args: argparse.Namespace) -> None:
               "checks every file's checksum)")
 
 
+def cmd_upgrade_checkpoints(args: argparse.Namespace) -> None:
+    """Checkpoints of the first format (no checksum), each checked against the run its name claims and rewritten."""
+    cache = _store_exists()
+    runs = {run_key(r): r for cls in figures().values() for scale in SCALES[1:] if cls.has_scale(scale)
+            for rs in cls(scale=scale).sweeps().values() for r in rs}
+    print("\n".join(checkpoints_legacy.upgrade_legacy(checkpoints.resume_folder(cache.root), runs))
+          or "no checkpoint of the first format here: nothing to upgrade")
+
+
 def _check_parameters(chapter: str, given: dict[str, Any]) -> None:
     """A chapter's parameters, every one, before its kernel starts (`experiments.check_chapter_parameters`)."""
     from .experiments import check_chapter_parameters
@@ -399,6 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     m = sub.add_parser("migrate", help="re-key stored runs after a config change (no recompute)")
     m.add_argument("--dry-run", action="store_true")
     m.set_defaults(fn=cmd_migrate)
+    u = sub.add_parser("upgrade-checkpoints", help="check and rewrite checkpoints of the first format")
+    u.set_defaults(fn=cmd_upgrade_checkpoints)
     pp = sub.add_parser("prepare", help="write chapters with a scale injected, without running them (for nbval)")
     pp.add_argument("--scale", required=True, help=f"one of {SCALES}")
     pp.add_argument("--out", required=True, help="output folder")

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from . import __version__, attention, checkpoints
+from . import __version__, attention, checkpoints, checkpoints_legacy
 from .cache import ResultCache, config_dict, machine_fingerprint, run_key
 from .results import RunResult
 from .devices import resolve_device
@@ -184,6 +184,13 @@ def run_sweep(
         unique.setdefault(run_key(c), c)
     results = _stored(unique, cache)  # every stored run read (and validated) before any compute
     missing = [(k, c) for k, c in unique.items() if k not in results]
+    checkpoints.every_s()  # a bad $EMERGENCE_CHECKPOINT_EVERY_S is named before any compute
+    if missing and cache is not None:  # a first-format checkpoint is not resumed: said before the run starts over
+        old = dict(checkpoints_legacy.legacy(checkpoints.resume_folder(cache.root)))
+        for k, _ in missing:
+            if k in old:
+                _say(f"run {k} has a checkpoint of the first format (step {old[k].get('step')}), not resumed: "
+                     "`python -m emergence_lib upgrade-checkpoints` checks and rewrites it")
     guard_long_work([c for _, c in missing], device, confirm_cost,
                     checkpoints.resume_folder(cache.root) if cache is not None else None)
     work = _Computation(cache, results, device, executor, workers, scheduler)

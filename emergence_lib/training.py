@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 import time
 from typing import Any, Sequence
 
@@ -139,10 +140,12 @@ def train_ensemble(training: TaskTraining, configs: Sequence[Any], device: str, 
     step = start = 0
     # A long run saves its whole state every few minutes and, rerun after a stop, resumes from it (`checkpoints`).
     saver = checkpoints.Saver(checkpoints.Checkpoint.for_configs(configs))
-    saved = saver.checkpoint.load() if saver.checkpoint is not None else None
+    saved = saver.checkpoint.load(model) if saver.checkpoint is not None else None
     kind = device.split(":")[0]  # a run is one device's from its first step to its last: its file says which
     if saved is not None and saved.get("device", "cpu") != kind:
-        saved = None  # a state another kind of device saved starts over here, never a run of two devices
+        print(f"checkpoint saved on {saved.get('device')} is not resumed on {kind}: the run starts afresh here "
+              "(a run is one device's from its first step to its last)", file=sys.stderr, flush=True)
+        saved = None
     if saved is not None:
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
@@ -153,13 +156,11 @@ def train_ensemble(training: TaskTraining, configs: Sequence[Any], device: str, 
         t0 = time.perf_counter() - saved["seconds"] * E  # the run's compute time counts what ran before the stop
     for step in range(start, c.max_steps + 1):
         if saver.due():
-            assert saver.checkpoint is not None  # due() only with one
-            saver.checkpoint.save({
+            saver.save({
                 "model": model.state_dict(), "optimizer": optimizer.state_dict(), "rng": training.rng_states(),
                 "fired_at": diversity.fired_at, "steps": steps, "records": records, "crossed_at": crossed_at,
                 "diverged": diverged, "n_evals": n_evals, "stopped_at": stopped_at, "step": step,
                 "seconds": (time.perf_counter() - t0) / E, "device": kind}, step, c.max_steps)
-            saver.saved()
         if step in schedule:
             with torch.no_grad():
                 now = training.evaluate()

@@ -120,7 +120,7 @@ def _state_at(config, step: int, folder: Path, monkeypatch) -> dict:
     monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "0")
     original = checkpoints.Checkpoint.save
 
-    class Stop(Exception):
+    class Stop(BaseException):  # a failed save (an Exception) is caught, said and trained past
         pass
 
     def save_then_stop(self, state, at, max_steps):
@@ -140,14 +140,15 @@ def _state_at(config, step: int, folder: Path, monkeypatch) -> dict:
 
 def test_a_checkpoint_of_other_runs_is_never_resumed(tmp_path):
     ckpt = checkpoints.Checkpoint(tmp_path, ("a" * 20,))
-    ckpt.save({"step": 5}, 5, 10)
-    assert ckpt.load() == {"step": 5}
+    state = {"step": 5, "steps": [0, 1, 2]}
+    ckpt.save(state, 5, 10)
+    assert ckpt.load() == state
     other = checkpoints.Checkpoint(tmp_path, ("b" * 20,))
     other.state_path.write_bytes(ckpt.state_path.read_bytes())  # a's state under b's name
-    assert other.load() is None
-    ckpt.state_path.write_bytes(b"truncated")
+    assert other.load() is None and not other.state_path.exists(), "set aside"
+    ckpt.state_path.write_bytes(ckpt.state_path.read_bytes()[:-10])  # truncated
+    assert checkpoints.progress(tmp_path, "a" * 20) is None, "status believes only what would resume"
     assert ckpt.load() is None
-    assert json.loads(ckpt.info_path.read_text())["step"] == 5
 
 
 def test_a_state_another_kind_of_device_saved_is_never_resumed(tmp_path, monkeypatch):
@@ -174,7 +175,7 @@ def test_a_state_another_kind_of_device_saved_is_never_resumed(tmp_path, monkeyp
 
 def test_status_says_a_batched_checkpoint_resumes_only_as_its_batch():
     """A GPU chunk's checkpoint names several seeds; `status` must not promise a one-seed CPU run that resumes there."""
-    from emergence_lib.cli import progress_text
+    from emergence_lib.checkpoints import describe as progress_text
 
     alone = progress_text(2, "k2", {"step": 1200, "max_steps": 5000, "keys": ["k2"], "device": "cpu"})
     batch = progress_text(0, "k0", {"step": 17954, "max_steps": 150000, "keys": ["k0", "k1", "k2"]})
@@ -186,5 +187,5 @@ def test_status_says_a_batched_checkpoint_resumes_only_as_its_batch():
 
 def test_a_checkpoint_description_names_the_device_its_state_was_saved_on(tmp_path):
     for device in ("cpu", "cuda"):
-        checkpoints.Checkpoint(tmp_path, (f"k-{device}",)).save({"device": device, "x": torch.zeros(1)}, 5, 10)
+        checkpoints.Checkpoint(tmp_path, (f"k-{device}",)).save({"device": device, "step": 5, "steps": []}, 5, 10)
         assert checkpoints.progress(tmp_path, f"k-{device}")["device"] == device

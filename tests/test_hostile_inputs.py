@@ -265,14 +265,14 @@ def test_a_file_that_refuses_removal_stops_clear_and_prune_before_anything_is_re
 
 
 def test_a_special_or_huge_file_among_checkpoints_is_passed_over_never_read(tmp_path):
-    """`status` reads checkpoint descriptions: a FIFO there hung it, a link to /dev/zero read until memory ran out."""
+    """`status` reads checkpoint headers: a FIFO there hung it, a link to /dev/zero read until memory ran out."""
     from emergence_lib import checkpoints
 
     folder = tmp_path / ".checkpoints"
     folder.mkdir()
-    os.mkfifo(folder / "chunk-a.json")
-    (folder / "chunk-b.json").symlink_to("/dev/zero")
-    (folder / "chunk-c.json").write_text(json.dumps({"step": 5, "max_steps": 9, "keys": ["k"]}))
+    os.mkfifo(folder / "chunk-a.ckpt")
+    (folder / "chunk-b.ckpt").symlink_to("/dev/zero")
+    checkpoints.Checkpoint(folder, ("k", "j")).save({"step": 5, "steps": []}, 5, 9)
     start = time.monotonic()
     assert checkpoints.progress(folder, "k")["step"] == 5
     assert time.monotonic() - start < 5
@@ -286,7 +286,8 @@ def test_a_planted_checkpoint_that_names_other_code_is_never_run(tmp_path):
     from emergence_lib import checkpoints
 
     ck = checkpoints.Checkpoint(tmp_path, ("k",))
-    ck.save({"w": torch.ones(2), "rng": __import__("numpy").random.default_rng(0).bit_generator.state}, 1, 2)
+    ck.save({"w": torch.ones(2), "rng": __import__("numpy").random.default_rng(0).bit_generator.state, "step": 1,
+             "steps": [0]}, 1, 2)
     assert ck.load()["w"].sum() == 2, "a checkpoint of our own loads"
     marker = tmp_path / "ran"
 
@@ -294,7 +295,15 @@ def test_a_planted_checkpoint_that_names_other_code_is_never_run(tmp_path):
         def __reduce__(self):
             return (Path.touch, (marker,))
 
-    torch.save({"keys": ["k"], "state": Planted()}, ck.state_path)  # torch's own format: only weights_only stops it
+    import hashlib
+    import io
+
+    buffer = io.BytesIO()
+    torch.save({"step": 1, "steps": [0], "w": Planted()}, buffer)  # every check passes but what it names
+    body = buffer.getvalue()
+    header = {"format": 2, "keys": ["k"], "config_hashes": [], "step": 1, "max_steps": 2, "device": "cpu",
+              "bytes": len(body), "sha256": hashlib.sha256(body).hexdigest()}
+    ck.state_path.write_bytes(checkpoints.MAGIC + json.dumps(header).encode() + b"\n" + body)
     assert ck.load() is None and not marker.exists()
 
 
@@ -374,14 +383,14 @@ def test_an_append_only_file_stops_removal_before_anything_is_removed(data_dir, 
     assert "append-only" in _one_line_error(capsys) and all(p.exists() for p in paths)
 
 
-@pytest.mark.parametrize("info", [{"keys": "k", "step": 1, "max_steps": 2}, {"keys": ["k"]},
-                                  {"keys": ["k"], "step": "abc", "max_steps": 2}, {"keys": 5}, ["k"]])
-def test_a_malformed_checkpoint_description_is_passed_over(tmp_path, info):
+@pytest.mark.parametrize("header", [{"keys": "k", "step": 1, "max_steps": 2}, {"keys": ["k"]},
+                                    {"keys": ["k"], "step": "abc", "max_steps": 2}, {"keys": 5}, ["k"]])
+def test_a_malformed_checkpoint_header_is_passed_over(tmp_path, header):
     from emergence_lib import checkpoints
 
     folder = tmp_path / ".checkpoints"
     folder.mkdir()
-    (folder / "chunk-w.json").write_text(json.dumps(info))
+    (folder / "chunk-w.ckpt").write_bytes(checkpoints.MAGIC + json.dumps(header).encode() + b"\n")
     assert checkpoints.progress(folder, "k") is None
 
 

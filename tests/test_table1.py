@@ -591,15 +591,16 @@ def test_a_checkpointed_run_is_priced_at_the_steps_it_has_left(data_dir, monkeyp
     folder.mkdir(parents=True, exist_ok=True)
     k0, k1, k2, k3 = (run_key(r) for r in runs)
 
-    def describe(name: str, step: int, keys: list[str], device: str = "cpu", state: bool = True) -> None:
-        (folder / f"{name}.json").write_text(json.dumps({"step": step, "max_steps": 1000, "keys": keys, "device": device}))
-        if state:
-            (folder / f"{name}.pt").write_bytes(b"state")
+    def describe(step: int, keys: list[str], device: str = "cpu", state: bool = True) -> None:
+        ckpt = checkpoints.Checkpoint(folder, tuple(keys))
+        ckpt.save({"step": step, "steps": [], "device": device}, step, 1000)
+        if not state:  # a header whose state is cut off: it would not resume
+            ckpt.state_path.write_bytes(ckpt.state_path.read_bytes()[:-5])
 
-    describe(k0, 400, [k0])
-    describe(k1, 300, [k1], device="cuda")
-    describe("chunk-x", 500, [k2, "other"])
-    describe(k3, 200, [k3], state=False)
+    describe(400, [k0])
+    describe(300, [k1], device="cuda")
+    describe(500, [k2, "other"])
+    describe(200, [k3], state=False)
     e = cpu_estimate(runs)
     assert e.table["steps_done"].tolist() == [400, 0, 0, 0]
     assert e.table["expected_s"].tolist() == pytest.approx([600 * 0.5] + [1000 * 0.5] * 3)
@@ -633,10 +634,15 @@ def test_the_cost_guard_counts_what_a_checkpointed_run_has_left(data_dir, monkey
     folder = data_dir.parent / "ck"
     with pytest.raises(ConfigError, match="CPU"):
         guard_long_work([run], "cpu", False, folder)
-    folder.mkdir()
-    (folder / f"{run_key(run)}.json").write_text(
-        '{"step": 35997, "max_steps": 36000, "keys": ["%s"], "device": "cpu"}' % run_key(run))
-    (folder / f"{run_key(run)}.pt").write_bytes(b"state")
+    from emergence_lib import checkpoints
+
+    ckpt = checkpoints.Checkpoint.for_configs([run], folder)
+    ckpt.save({"step": 35997, "steps": []}, 35997, 36000)
+    truncated = ckpt.state_path.read_bytes()
+    ckpt.state_path.write_bytes(truncated[:-3])
+    with pytest.raises(ConfigError, match="CPU"):
+        guard_long_work([run], "cpu", False, folder)  # a checkpoint that would not resume waives nothing
+    ckpt.state_path.write_bytes(truncated)
     guard_long_work([run], "cpu", False, folder)
 
 
