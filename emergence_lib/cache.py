@@ -26,6 +26,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .results import RunResult
+from .record_schema import NewerRecord, OversizeRecord, read_record
 
 # Bump when the content or meaning of stored results changes: older files then
 # no longer match any key and are recomputed, never reused.
@@ -66,6 +67,11 @@ def default_data_dir() -> Path:
     """``$EMERGENCE_DATA_DIR`` if set, else the repository's ``data/`` folder."""
     env = os.environ.get("EMERGENCE_DATA_DIR")
     if env:
+        # A name longer than the file system takes gave a traceback from the first stat: named here, in one line.
+        longest = max((len(part.encode()) for part in Path(env).parts), default=0)
+        if longest > 255 or len(env.encode()) > 4000:
+            raise CacheError(f"EMERGENCE_DATA_DIR names a path too long for the file system (a folder name of "
+                             f"{longest} bytes; at most 255 each, 4,000 in all); nothing was read or written")
         return Path(env)
     return Path(__file__).resolve().parent.parent / "data"
 
@@ -127,7 +133,7 @@ def check_stored_record(record: Any, stem: str) -> None:
     if record["checksum"] != record_checksum(record):
         raise ValueError("the record does not match the checksum written with it")
     if record.get("format_version") != RESULTS_FORMAT_VERSION:
-        raise ValueError(f"its results format is {record.get('format_version')!r}, this code reads "
+        raise NewerRecord(f"its results format is {record.get('format_version')!r}, this code reads "
                          f"{RESULTS_FORMAT_VERSION} (a newer checkout's file, or a damaged one)")
     check_key(record, stem)
     check_record(record)
@@ -295,8 +301,7 @@ class ResultCache:
         if not path.exists():
             return None
         try:
-            with open(path) as fh:
-                record = json.load(fh)
+            record = read_record(path)
             older = isinstance(record, dict) and "checksum" in record and record.get("checksum_covers") != SEALED
             if older:  # never recomputed over, whatever on_corrupt says: it may be hours of training, or a GPU's run
                 raise CacheError(f"{path}: its checksum covers its content only (an older file); run `python -m "
@@ -310,6 +315,9 @@ class ResultCache:
             )
             summary = dict(record["summary"])
             curve = {k: np.asarray(v, dtype=float) for k, v in record["curve"].items()}
+        except (NewerRecord, OversizeRecord) as exc:  # never recomputed over, whatever on_corrupt says
+            raise CacheError(f"{path}: {exc}; kept as it is (a newer checkout's file, or not a run of ours); "
+                             "nothing was recomputed over it") from None
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
             if self.on_corrupt == "recompute":
                 warnings.warn(f"cache file {path} is unreadable ({type(exc).__name__}); recomputing that run", stacklevel=2)
@@ -383,7 +391,7 @@ class ResultCache:
                 bad.append(f"{path}: {what}, not a stored run (never read)")
                 continue
             try:
-                record = json.loads(path.read_text())
+                record = read_record(path)
                 check_stored_record(record, path.stem)
                 if path.parent.name != record["kind"]:
                     raise ValueError(f"it is a {record['kind']} run in the folder of {path.parent.name}")

@@ -25,10 +25,12 @@ def check_scale(scale: str) -> str:
     return scale
 
 
-def check_int(name: str, value: object, minimum: int) -> int:
-    """``value`` as an int ≥ ``minimum`` (numpy integers accepted; floats and bools refused)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ConfigError(f"{name} must be an integer ≥ {minimum}, got {value!r}")
+def check_int(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
+    """``value`` as an int ≥ ``minimum`` (and ≤ ``maximum``; numpy integers accepted; floats and bools refused)."""
+    if (isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum
+            or (maximum is not None and value > maximum)):
+        allowed = f"≥ {minimum}" if maximum is None else f"from {minimum} to {maximum:,}"
+        raise ConfigError(f"{name} must be an integer {allowed}, got {value!r}")
     return int(value)
 
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from .cache import (RESULTS_FORMAT_VERSION, SEALED, CacheError, ResultCache, check_key, content_checksum, record_checksum,
                     run_key, special_file)
-from .record_schema import check_record
+from .record_schema import check_record, read_record
 from .results import RunResult
 from .configs import TransformerRecallConfig, config_from_stored
 
@@ -64,7 +64,7 @@ def migrate(root: Path | str | None = None, dry_run: bool = False,
             if special_file(old_path) is not None:
                 raise CacheError(f"cannot migrate {old_path}: it is {special_file(old_path)}, not a stored run (remove it)")
             try:
-                record = json.loads(old_path.read_text())
+                record = read_record(old_path)
                 missing = [k for k in ("config", "summary", "curve") if k not in record]
             except (OSError, ValueError, RecursionError, TypeError) as exc:
                 raise CacheError(f"cannot migrate {old_path}: unreadable ({type(exc).__name__})") from exc
@@ -126,7 +126,7 @@ def seal_records(root: Path | str | None = None, dry_run: bool = False, today: s
             refused.append(f"{path}: {what}")
             continue
         try:
-            record = json.loads(path.read_text())
+            record = read_record(path)
             if not isinstance(record, dict) or record.get("checksum_covers") == SEALED:
                 if not isinstance(record, dict):
                     raise ValueError("not a record")

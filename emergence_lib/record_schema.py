@@ -20,6 +20,32 @@ STATUSES = ("crossed", "not_reached", "diverged")
 MEASURED_ON = ("test", "train_distribution", "no_repetition")
 TIME_COLUMNS = ("t", "step")
 MAX_META_BYTES = 100_000
+MAX_RECORD_BYTES = 64 << 20  # the largest stored run is about 1 MB; a 4 GB file at a result path was read whole
+TRANSFORMER_KINDS = ("transformer_regression", "transformer_recall")
+BUDGET = {"transformer_regression": "max_steps", "transformer_recall": "max_steps", "toy_reduced_flow": "t_max",
+          "toy_full_gd": "t_max", "toy_sgd": "t_max"}  # the config field a run's time never exceeds
+MIN_SECONDS_PER_STEP = 1e-5  # the fastest stored step is 2e-3 s (a GPU's batched seeds); 1e-6 s once read "0.0 CPU-hours"
+SLACK = 1e-9  # relative: a time stored as a float may round past its budget by this much
+
+
+class NewerRecord(ValueError):
+    """A record that holds fields this code does not know, or a newer results format: kept and named, never
+    recomputed over (a newer checkout wrote it, or someone who knows more than this code)."""
+
+
+class OversizeRecord(ValueError):
+    """A file at a result path larger than any run writes: never read whole, never overwritten."""
+
+
+def read_record(path: Any) -> Any:
+    """A stored run's file, parsed, after a size check: over `MAX_RECORD_BYTES` raises `OversizeRecord` unread."""
+    import os
+
+    size = os.stat(path).st_size
+    if size > MAX_RECORD_BYTES:
+        raise OversizeRecord(f"{size:,} bytes, over the {MAX_RECORD_BYTES:,} a stored run may hold; it was not read")
+    with open(path) as fh:
+        return json.load(fh)
 
 
 def _number(name: str, v: Any, low: float | None = None, high: float | None = None, nan: bool = False,
@@ -45,7 +71,7 @@ def _summary(s: dict[str, Any]) -> None:
              "crossing_with_bias", "n_steps"}
     unknown = sorted(set(s) - known)
     if unknown:
-        raise ValueError(f"summary has fields no run writes: {', '.join(unknown)}")
+        raise NewerRecord(f"summary has fields this code does not know: {', '.join(unknown)}")
     crossing = [k for k in CROSSING if k in s]
     if len(crossing) != 1:
         raise ValueError("summary must hold exactly one of plateau_length and emergence_step")
@@ -58,6 +84,8 @@ def _summary(s: dict[str, Any]) -> None:
         raise ValueError(f"summary reached is {s['reached']} beside a crossing of {value}")
     if "status" in s and s["status"] not in STATUSES:
         raise ValueError(f"summary status {s['status']!r} is not one of {STATUSES}")
+    if s.get("status") in ("crossed", "not_reached") and s["reached"] != (s["status"] == "crossed"):
+        raise ValueError(f"summary status {s['status']!r} contradicts reached {s['reached']}")
     if "measured_on" in s and s["measured_on"] not in MEASURED_ON:
         raise ValueError(f"summary measured_on {s['measured_on']!r} is not one of {MEASURED_ON}")
     for k in ("steps_run", "n_steps"):
@@ -89,6 +117,8 @@ def _curve(c: dict[str, Any]) -> None:
     for name, values in c.items():
         if not isinstance(values, list):
             raise ValueError(f"curve {name} is not a list")
+        if not values:  # every run records at least its first evaluation; an empty curve crashed the readers
+            raise ValueError(f"curve {name} is empty")
         lengths.add(len(values))
         bounded = name.startswith(("accuracy", "attn_value", "attn_query", "attn_relevant", "trigger_attn",
                                    "repetition_fraction"))  # attention weights and shares (entropies are not)
@@ -110,6 +140,8 @@ def check_record(record: Any) -> None:
     if not isinstance(record, dict):
         raise ValueError("the file is not a record (a JSON object)")
     missing, extra = FIELDS - set(record) - {"checksum_covers", "kind_version"}, set(record) - FIELDS
+    if extra and not missing:
+        raise NewerRecord(f"record fields this code does not know: {sorted(extra)}")
     if missing or extra:
         raise ValueError(f"record fields: missing {sorted(missing)}, unknown {sorted(extra)}")
     if not isinstance(record["summary"], dict) or not isinstance(record["curve"], dict) or not isinstance(record["meta"], dict):
@@ -123,3 +155,31 @@ def check_record(record: Any) -> None:
         raise ValueError(f"meta device is {device!r}, not a device name (cpu, cuda[:N], mps)")
     _summary(record["summary"])
     _curve(record["curve"])
+    _against_config(record)
+
+
+def _against_config(record: dict[str, Any]) -> None:
+    """The content agrees with its config: no time beyond the run's budget, no negative time, a plausible
+    compute time, and a device its kind can run on (the toy models are numpy: the CPU only)."""
+    kind, config, s, c = record.get("kind"), record["config"], record["summary"], record["curve"]
+    if kind not in BUDGET:
+        raise ValueError(f"kind {kind!r} is not one of {sorted(BUDGET)}")
+    budget = config.get(BUDGET[kind])
+    _number(f"config {BUDGET[kind]}", budget, low=1e-12)
+    ceiling = float(budget) * (1 + SLACK)
+    crossing = next(s[k] for k in CROSSING if k in s)
+    if math.isfinite(float(crossing)) and float(crossing) > ceiling:
+        raise ValueError(f"summary crossing {crossing} is beyond the run's {BUDGET[kind]} {budget}")
+    for k in ("steps_run", "final_time"):
+        if k in s and isinstance(s[k], numbers.Real) and math.isfinite(s[k]) and s[k] > ceiling:
+            raise ValueError(f"summary {k} {s[k]} is beyond the run's {BUDGET[kind]} {budget}")
+    time = c["step" if "step" in c else "t"]
+    if time[0] < 0 or time[-1] > ceiling:
+        raise ValueError(f"curve time runs from {time[0]} to {time[-1]}, outside [0, {budget}]")
+    if kind in TRANSFORMER_KINDS and s.get("steps_run", 0) > 0 and isinstance(s.get("seconds"), numbers.Real):
+        if s["seconds"] < MIN_SECONDS_PER_STEP * s["steps_run"]:
+            raise ValueError(f"summary seconds {s['seconds']} for {s['steps_run']:,} steps: under "
+                             f"{MIN_SECONDS_PER_STEP} s a step, faster than any device runs one")
+    devices = {record["meta"].get("device", "cpu"), s.get("device", "cpu")}
+    if kind not in TRANSFORMER_KINDS and devices != {"cpu"}:
+        raise ValueError(f"device {sorted(devices)} on a {kind} run, which runs on the CPU only")

@@ -57,11 +57,22 @@ def cache_for(scale: str, on_corrupt: OnCorrupt = "raise") -> ResultCache | None
     return ResultCache(on_corrupt=on_corrupt)
 
 
+# A chapter's grid parameters are bounded above as well as below: `-p T_values '[10000000000]'` once kept a kernel busy
+# with no end. The bounds are 16× the paper's largest value (T 4,096, d 128, B 16), and a grid holds at most 16 values.
+GRID_MAXIMUM = {"T": 65_536, "d": 2_048, "B": 1_024}
+MAX_GRID_VALUES = 16
+
+
 def int_grid(name: str, values: Sequence[int], minimum: int) -> tuple[int, ...]:
-    """A sorted grid of distinct integers ≥ ``minimum``, or a ConfigError naming ``name``."""
+    """A sorted grid of distinct integers from ``minimum`` to the bound of its quantity (`GRID_MAXIMUM`, read from the
+    name's first letter), at most `MAX_GRID_VALUES` of them, or a ConfigError naming ``name``."""
+    maximum = GRID_MAXIMUM.get(name.removeprefix("curve_")[0], 65_536)
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-        raise ConfigError(f"{name} must be a list of integers ≥ {minimum}, got {values!r}")
-    out = tuple(check_int(f"{name} entry", v, minimum) for v in values)
+        raise ConfigError(f"{name} must be a list of integers from {minimum} to {maximum:,}, got {values!r}")
+    values = list(values)
+    if len(values) > MAX_GRID_VALUES:
+        raise ConfigError(f"{name} must hold at most {MAX_GRID_VALUES} values, got {len(values)}")
+    out = tuple(check_int(f"{name} entry", v, minimum, maximum) for v in values)
     if len(out) == 0:
         raise ConfigError(f"{name} must not be empty")
     if len(set(out)) != len(out):
@@ -73,6 +84,8 @@ def p_grid(name: str, values: Sequence[float]) -> tuple[float, ...]:
     """A sorted, non-empty grid of probabilities in [0, 1), or a ConfigError naming ``name``."""
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or len(values) == 0:
         raise ConfigError(f"{name} must be a non-empty list of probabilities in [0, 1), got {values!r}")
+    if len(values) > MAX_GRID_VALUES:
+        raise ConfigError(f"{name} must hold at most {MAX_GRID_VALUES} values, got {len(values)}")
     for v in values:
         try:
             check_probability(v)

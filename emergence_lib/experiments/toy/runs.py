@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from ...configs import ConfigError, ToyFlowConfig, ToyFullGDConfig, check_int, check_threshold
 from ...toy import escape_time
-from ..base import PLATEAU_PPD, ScaledFigure, int_grid, normalise_grid, p_grid
+from ..base import GRID_MAXIMUM, PLATEAU_PPD, ScaledFigure, int_grid, normalise_grid, p_grid
 
 
 @dataclass(frozen=True)
@@ -54,8 +54,8 @@ class Figure1(ScaledFigure):
 
     def check(self) -> None:
         int_grid("curve_d_values", self.curve_d_values, 1)
-        check_int("curve_T", self.curve_T, 2)
-        check_int("mechanism_d", self.mechanism_d, 1)
+        check_int("curve_T", self.curve_T, 2, GRID_MAXIMUM["T"])
+        check_int("mechanism_d", self.mechanism_d, 1, GRID_MAXIMUM["d"])
         check_threshold(self.threshold)
         if not self.curve_t_max > 0:
             raise ConfigError(f"curve_t_max must be > 0, got {self.curve_t_max}")
@@ -81,9 +81,10 @@ class Figure2Grid:
     inset_d: int
 
     def __post_init__(self) -> None:
-        normalise_grid(self, T=check_int("T", self.T, 2), d_values=int_grid("d_values", self.d_values, 1),
+        normalise_grid(self, T=check_int("T", self.T, 2, GRID_MAXIMUM["T"]), d_values=int_grid("d_values", self.d_values, 1),
                        B_values=int_grid("B_values", self.B_values, 1), p_values=p_grid("p_values", self.p_values),
-                       inset_T=check_int("inset_T", self.inset_T, 3), inset_d=check_int("inset_d", self.inset_d, 1))
+                       inset_T=check_int("inset_T", self.inset_T, 3, GRID_MAXIMUM["T"]),
+                       inset_d=check_int("inset_d", self.inset_d, 1, GRID_MAXIMUM["d"]))
 
 
 FIGURE2_GRIDS = {
