@@ -185,3 +185,21 @@ def test_the_cross_cpu_tolerances_are_the_measured_ones():
         assert 10 * max(needed) <= cache_mod.REPRODUCE_RTOL[kind] <= max(50 * max(needed), 1e-10), kind
     # The regression runs stored on another vendor's CPU needed about 1e-3 here, as the hostile round found.
     assert report["kinds"]["transformer_regression"]["largest_needed"] > 1e-4
+
+
+def test_the_methods_page_states_the_measured_tolerances():
+    """The methods page types the tolerances (a markdown page has no glue): they must be the measured file's."""
+    from pathlib import Path
+
+    text = (Path(cache_mod.__file__).parent.parent / "chapters" / "methods.md").read_text()
+    rtol = cache_mod.REPRODUCE_RTOL
+    for kind, typed in (("transformer_regression", r"$5\times10^{-2}$"), ("toy_sgd", r"$2\times10^{-4}$"),
+                        ("toy_reduced_flow", r"$10^{-10}$")):
+        assert typed in text, typed
+        mantissa, _, exponent = typed.strip("$").replace(r"\times10^{", " ").replace("10^{", "1 ").rstrip("}").partition(" ")
+        assert float(f"{mantissa}e{exponent}") == rtol[kind], kind
+    import json
+
+    measured = json.loads((Path(cache_mod.__file__).parent / "cross_cpu_tolerance.json").read_text())
+    recall = round(100 * measured["kinds"]["transformer_recall"]["largest_needed"])
+    assert rtol["transformer_recall"] >= cache_mod.DISCERNS_CODE and f"up to {recall}%" in text
