@@ -179,16 +179,24 @@
   }
 
   // ---- the page -------------------------------------------------------------------------------------------------
-  const PARAMS = { d: [1, 1024, 32], T: [2, 16384, 256], B: [1, 64, 1], p: [0, 0.9, 0] };
+  // What the page accepts, exactly: [lowest, highest, default]. The sliders span the same ranges as the boxes.
+  const PARAMS = { d: [2, 1024, 32], T: [2, 16384, 256], B: [1, 64, 1], p: [0, 0.99, 0] };
+  const RULES = {
+    d: "d: an integer from 2 to 1024", T: "T: an integer from 2 to 16384",
+    B: "B: an integer from 1 to 64, below T", p: "p: a number from 0 to 0.99",
+  };
 
   function setup(root) {
-    const state = {};
+    const state = {}, typed = {}, notes = [];
     const q = new URLSearchParams(window.location.search);
     for (const k in PARAMS) {
-      const v = parseFloat(q.get(k));
+      const raw = q.get(k);
+      const v = raw === null || raw.trim() === "" ? NaN : Number(raw);
+      if (raw !== null && !isFinite(v)) notes.push(`${k}=${raw} in the address is not a number: ${k} = ${PARAMS[k][2]} (the default) is shown`);
       state[k] = isFinite(v) ? v : PARAMS[k][2];
     }
     const controls = root.querySelector(".toy-controls");
+    const sliders = {}, boxes = {};
     for (const k of ["d", "T", "B", "p"]) {
       const [lo, hi] = PARAMS[k];
       const row = document.createElement("label");
@@ -197,13 +205,23 @@
       row.innerHTML = `<span class="toy-name">${k}</span>`;
       const slider = document.createElement("input");
       slider.type = "range"; slider.min = 0; slider.max = 1000; slider.step = 1; slider.setAttribute("aria-label", `${k} (slider)`);
+      // A text box, not type=number: a browser blanks a number box holding typed letters, and the page could not say
+      // what was typed. Here it keeps the text and names it.
       const box = document.createElement("input");
-      box.type = "number"; box.min = lo; box.max = hi; box.step = k === "p" ? 0.01 : 1; box.id = `toy-${k}`; box.setAttribute("aria-label", k);
+      box.type = "text"; box.inputMode = "decimal"; box.id = `toy-${k}`; box.setAttribute("aria-label", k);
+      box.dataset.min = lo; box.dataset.max = hi;
       const toSlider = (v) => Math.round(1000 * (log ? Math.log(v / lo) / Math.log(hi / lo) : (v - lo) / (hi - lo)));
       const fromSlider = (s) => (log ? Math.round(lo * Math.pow(hi / lo, s / 1000)) : Math.round(100 * (lo + (hi - lo) * s / 1000)) / 100);
-      slider.value = toSlider(state[k]); box.value = state[k];
-      slider.addEventListener("input", () => { state[k] = fromSlider(+slider.value); box.value = state[k]; update(); });
-      box.addEventListener("change", () => { const v = parseFloat(box.value); if (isFinite(v)) { state[k] = v; slider.value = toSlider(v); update(); } });
+      slider.value = toSlider(Math.min(hi, Math.max(lo, state[k]))); box.value = state[k];
+      slider.addEventListener("input", () => { state[k] = fromSlider(+slider.value); typed[k] = null; box.value = state[k]; update(); });
+      box.addEventListener("change", () => {
+        const text = box.value.trim(), v = text === "" ? NaN : Number(text);
+        typed[k] = isFinite(v) ? null : box.value;
+        state[k] = v;
+        if (isFinite(v)) slider.value = toSlider(Math.min(hi, Math.max(lo, v)));
+        update();
+      });
+      sliders[k] = slider; boxes[k] = box;
       row.appendChild(slider); row.appendChild(box); controls.appendChild(row);
     }
     const out = root.querySelector(".toy-readout"), msg = root.querySelector(".toy-message");
@@ -211,19 +229,26 @@
 
     function valid() {
       const { d, T, B, p } = state, errors = [];
-      if (!(Number.isInteger(d) && d >= 2 && d <= 1024)) errors.push("d: an integer from 2 to 1024");
-      if (!(Number.isInteger(T) && T >= 2 && T <= 16384)) errors.push("T: an integer from 2 to 16384");
-      if (!(Number.isInteger(B) && B >= 1 && B < T)) errors.push("B: an integer from 1 to T − 1");
-      if (!(p >= 0 && p < 1)) errors.push("p: from 0 to below 1");
+      for (const k of ["d", "T", "B", "p"]) if (typed[k] !== null && typed[k] !== undefined) errors.push(`${k}: "${typed[k]}" is not a number`);
+      if (!(Number.isInteger(d) && d >= 2 && d <= 1024)) errors.push(RULES.d);
+      if (!(Number.isInteger(T) && T >= 2 && T <= 16384)) errors.push(RULES.T);
+      if (!(Number.isInteger(B) && B >= 1 && B <= 64 && B < T)) errors.push(RULES.B);
+      if (!(p >= 0 && p <= 0.99)) errors.push(RULES.p);
       if (p > 0 && B !== 1) errors.push("p > 0 needs B = 1 (the paper's App. A.4 treats one kind of repetition at a time)");
-      return errors;
+      return [...new Set(errors)];
+    }
+
+    function clear() { // nothing stale beside an error: the readout and the plots empty, the address without the bad value
+      out.innerHTML = "";
+      svgs.forEach((svg) => { while (svg.firstChild) svg.removeChild(svg.firstChild); });
+      window.history.replaceState(null, "", window.location.pathname);
     }
 
     function update() {
       const errors = valid();
-      msg.textContent = errors.length ? `Allowed: ${errors.join("; ")}.` : "";
+      msg.textContent = errors.length ? `Not computed. Allowed: ${errors.join("; ")}.` : notes.splice(0).join(". ");
       root.dataset.state = errors.length ? "invalid" : "computing";
-      if (errors.length) return;
+      if (errors.length) { clear(); return; }
       const { d, T, B, p } = state;
       window.history.replaceState(null, "", `?d=${d}&T=${T}&B=${B}&p=${p}`);
       const model = p > 0 ? crossSample(T, d, p) : inContext(T, d, B);
@@ -236,7 +261,8 @@
       plot(svgs[1], { series: [{ points: pts((r) => model.w(r.y)), color: "#2ca02c" }], yMax: model.wOpt * 1.15, yLabel: "w", title: "w(t); its optimum dashed", dashed: [{ v: model.wOpt, color: "#2ca02c" }], vline: run.plateau });
       plot(svgs[2], { series: [{ points: pts((r) => model.alpha(r.y)), color: "#d62728" }], yMax: model.alphaOpt * 1.1, yLabel: "α", title: "α(t); its optimum dashed", dashed: [{ v: model.alphaOpt, color: "#d62728" }], vline: run.plateau });
       out.innerHTML = `<div><b>Plateau</b> (time to test loss 0.1): <span class="toy-plateau" data-value="${run.plateau}">${fmt(run.plateau)}</span></div>
-        <div>Linearised escape time (Eq. 6, ε = 0.8): <span class="toy-escape" data-value="${pred.escape}">${fmt(pred.escape)}</span></div>
+        <div>Linearised escape time (Eq. 6, ε = 0.8): <span class="toy-escape" data-value="${pred.escape}">${fmt(pred.escape)}</span>,
+        <span class="toy-escape-ratio">${fmt(pred.escape / run.plateau)}</span> times the plateau</div>
         <div>The paper's fitted law, ${pred.lawText}: <span class="toy-law" data-value="${pred.law}">${fmt(pred.law)}</span>
         (ours / law: ${fmt(run.plateau / pred.law)})</div>`;
       root.dataset.state = "ready";

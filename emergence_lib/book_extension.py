@@ -158,8 +158,16 @@ def write_stored_runs(app: Any, exception: Exception | None) -> None:
     write_script(Path(os.path.join(app.outdir, "_static", "stored_runs.js")))
 
 
+def light_by_default(app: Any, config: Any) -> None:
+    """The theme's page template reads a first visitor's colour mode from the ``default_mode`` of its context (not a
+    theme option of sphinx-book-theme); Jupyter Book 1.x leaves it empty, so every first visit (a fresh browser
+    profile) logged "Got invalid theme mode" to the console."""
+    config.html_context = {**(config.html_context or {}), "default_mode": "light"}
+
+
 def setup(app: Any) -> dict[str, Any]:
     keep_executed_outputs()
+    app.connect("config-inited", light_by_default)
     app.connect("build-finished", write_stored_runs)
     app.connect("build-finished", write_executed_downloads)
     app.connect("build-finished", copy_table_csvs)

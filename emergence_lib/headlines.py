@@ -61,9 +61,9 @@ HEADLINES: tuple[Headline, ...] = (
     Headline("4", "LayerNorm makes recall harder", "recall_t1.figure4.layernorm",
              why="pre-LN against no LN, where the paper's text and table disagree on which it used"),
     Headline("5", "In-context repetition speeds recall up about 4×", "recall_t1.figure5.in_context_speedup",
-             why="read at 50% accuracy; the paper's ≈4× is read off its figure"),
+             why="read at 50% accuracy; the paper's ≈4× is read off its figure. {unsaid_recall}"),
     Headline("5", "Cross-sample repetition speeds recall up about 2×", "recall_t1.figure5.cross_sample_speedup",
-             why="read at 50% accuracy; the paper's ≈2× is read off its figure"),
+             why="read at 50% accuracy; the paper's ≈2× is read off its figure. {unsaid_recall}"),
     Headline("5", "Heavy repetition overfits: training data is learned first", "recall_t1.figure5.overfitting",
              why="test accuracy lags the training distribution's, as the paper says"),
     Headline("9", "The reduced flow matches SGD (a relative gap of 0)", "figure9.flow_vs_sgd",
@@ -123,7 +123,7 @@ def verdict(c: Claim, entry: dict | None, folder: str | None) -> str:
 def why_text(h: Headline, facts: dict[str, str]) -> str:
     """The row's reason: its template with the computed ``facts`` pasted in, or the registry's note."""
     c = REGISTRY[h.key]
-    text = h.why.format(**{k: facts.get(k, "") for k in ("d_bend", "T_local", "unsaid", "chance")}) if h.why else (c.note or c.measure)
+    text = h.why.format(**{k: facts.get(k, "") for k in ("d_bend", "T_local", "unsaid", "unsaid_recall", "chance")}) if h.why else (c.note or c.measure)
     text = " ".join(text.split()).replace(" :", ":").strip(" :;")
     return text[0].upper() + text[1:] if text else ""
 

@@ -348,6 +348,7 @@ def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb", registrat
     when = dict(zip(registration["claim"], registration["registration"])) if registration is not None else {}
     rows = ["| Fig. | Claim | Paper (reproduced if) | Ours, cpu | Status | Ours, paper scale | Registered | Chapter |",
             "|---|---|---|---|---|---|---|---|"]
+    rules: dict[str, int] = {}
     for c in sorted(CLAIMS, key=lambda c: (c.figure_number, CLAIMS.index(c))):
         paper_scale = f"{{glue:text}}`{paper_doc}::{c.glue_key('paper')}:s`"
         # The same claim judged on Table 1's settings (paper_cpu): named in TWINS where the keys differ, else Figure
@@ -364,7 +365,9 @@ def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb", registrat
             where = f"{{doc}}`{CHAPTER_LABELS[c.chapter]} <{from_doc}chapters/{c.chapter}>`"
             if c.scale == "paper_cpu":  # judged on Table 1's settings: its number belongs in the paper-scale column
                 ours, status, paper_scale = "—", "—", _paper_cpu_cell(c)
-        tol = f" ({c.tolerance.describe().replace(' of the paper' + chr(39) + 's', '')})" if c.tolerance else ""
+        # Each rule once, in the legend under the table (41 rows repeated one 150-character rule): a cell names it.
+        rule = c.tolerance.describe().replace(" of the paper" + chr(39) + "s", "") if c.tolerance else ""
+        tol = f" (rule {rules.setdefault(rule, len(rules) + 1)})" if rule else ""
         registered = str(REGISTERED_TEXT.get(when.get(c.key, ""), when.get(c.key, "—"))) if c.chapter else "—"
         if c.amended and c.chapter:
             registered += " (interval widened after the data)"
@@ -372,7 +375,8 @@ def landing_table(from_doc: str = "", paper_doc: str = "/intro.ipynb", registrat
             registered = "an exact computation, judged by a tolerance"
         rows.append(f"| {c.figure} | {_md(c.claim)} | {_md(c.paper)}{tol} | {ours} | {status} | {paper_scale} | {registered} "
                     f"| {where} |")
-    return "\n".join(rows)
+    legend = ["", "**The rules** (a cell's \"rule N\"): " + "; ".join(f"**{n}.** {_md(r)}" for r, n in rules.items()) + "."]
+    return "\n".join(rows + (legend if rules else []))
 
 
 RESULT_BOX_OPEN = 4  # verdicts a chapter's result box shows before "N more verdicts"

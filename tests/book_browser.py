@@ -36,8 +36,6 @@ SKIP_PAGES = {"genindex.html", "search.html"}
 CONSOLE_ALLOW = {
     # Chromium asks every site for /favicon.ico; the book has none and needs none.
     "favicon.ico": "the browser's own favicon request",
-    # The pydata theme logs this when no light/dark mode is stored yet (a first visit), then uses "auto".
-    "Got invalid theme mode": "the theme's first-visit mode message",
 }
 
 
@@ -162,11 +160,30 @@ ready.then(() => { try {
         .forEach((el) => el.remove());
       return clone.textContent;
     })(),
-    // Tables wider than the column at the reader's width (cut off, or scrolled sideways).
+    // Tables cut off at the reader's width: wider than the column, or holding more than they show without a
+    // scroll bar of their own (a table with many columns scrolls sideways inside itself rather than break words).
     wide_tables: Array.from(article.querySelectorAll('table'))
       .filter((t) => visible(t) > 0 && !t.closest('details:not([open])'))
-      .filter((t) => t.getBoundingClientRect().right > main.right + 2 || t.scrollWidth > (t.parentElement.clientWidth + 2))
+      .filter((t) => t.getBoundingClientRect().right > main.right + 2 || (t.scrollWidth > (t.parentElement.clientWidth + 2)
+        && !['auto', 'scroll'].includes(getComputedStyle(t).overflowX)))
       .map((t) => ((t.querySelector('caption') || {}).innerText || (t.querySelector('th') || {}).innerText || '').slice(0, 60)),
+    // Words broken across two lines inside a visible table's cells (a word of 4+ letters whose box spans two lines).
+    broken_words: (() => {
+      const out = [];
+      const tables = Array.from(article.querySelectorAll('table')).filter((t) => visible(t) > 0 && !t.closest('details:not([open])'));
+      for (const cell of tables.flatMap((t) => Array.from(t.querySelectorAll('td, th'))).slice(0, 3000)) {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node && out.length < 20; node = walker.nextNode()) {
+          for (const m of node.data.matchAll(/[A-Za-z]{4,}/g)) {
+            const range = document.createRange();
+            range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+            const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+            if (tops.size > 1) out.push(m[0]);
+          }
+        }
+      }
+      return out;
+    })(),
     // Tables a reader sees without opening anything.
     // (A closed <details> still lays its content out in Chromium, so its tables are excluded by name.)
     visible_tables: Array.from(article.querySelectorAll('table'))
@@ -213,6 +230,7 @@ class PageReport:
     missing_alt: list[str]  # figures whose alt text is empty or a file name
     visible_tables: int
     wide_tables: list[str]
+    broken_words: list[str]
     broken_images: list[str]
     captions: list[str]
     error_outputs: list[str]
@@ -260,7 +278,7 @@ def inspect_page(driver: "object", url: str, page: str, screenshot_dir: Path | N
     return PageReport(
         page=page, title=info["title"], mathjax=info["mathjax"], mathjax_src=info["mathjax_src"],
         mathjax_settled=info["mathjax_settled"], search_boxes=info["search_boxes"],
-        visible_tables=info["visible_tables"], wide_tables=info["wide_tables"],
+        visible_tables=info["visible_tables"], wide_tables=info["wide_tables"], broken_words=info["broken_words"],
         missing_alt=[im["src"] for im in info["images"] if "_images/" in im["src"]
                      and (not im["alt"].strip() or im["alt"].endswith((".png", ".svg")) or "_images/" in im["alt"])],
         broken_images=[im["src"] for im in info["images"] if not im["ok"]], captions=info["captions"],

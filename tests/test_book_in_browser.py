@@ -106,6 +106,11 @@ def test_on_a_phone_no_table_overflows_and_no_console_error(phone_reports):
     assert not {p: r.console_errors for p, r in phone_reports.items() if r.console_errors}
 
 
+def test_no_word_is_broken_mid_word_in_a_table_at_a_laptops_width(reports):
+    """Issue 52 item 7: narrow columns broke words ("re/pr/od/uc/ed", "inconclusiv/e"); a wide table scrolls instead."""
+    assert not {p: r.broken_words for p, r in reports.items() if r.broken_words}
+
+
 def test_every_figure_opens_at_full_size(reports):
     """On a phone a figure is shown at a third of its size; a tap opens it at full size (`_static/figure_zoom.js`)."""
     assert not {p: r.unzoomable for p, r in reports.items() if r.unzoomable}
@@ -331,25 +336,79 @@ def test_the_toy_explorer_opens_a_shared_link_and_refuses_bad_values():
         assert "B = 1" in driver.find_element("css selector", ".toy-message").text
 
 
-def test_the_runs_browser_shows_every_stored_run_and_its_curve():
+def _slide(driver, name: str, position: int) -> None:
+    slider = driver.find_element("css selector", f".toy-control input[aria-label='{name} (slider)']")
+    driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", slider, position)
+
+
+def test_the_toy_explorer_shows_nothing_stale_and_names_what_it_refuses():
+    """Issue 53 item 4: the old plateau and plots stayed beside an error; a typed word blanked its box silently;
+    ?d=abc fell back to the defaults without a word; the d slider started at 1 (refused) and p's stopped at 0.9."""
+    from book_browser import chromium, console_errors, serve
+
+    with serve(HTML) as base, chromium() as driver:
+        driver.get(base + "chapters/explore_toy.html?d=abc&T=128")
+        root = driver.find_element("css selector", ".toy-explorer")
+        assert root.get_attribute("data-state") == "ready"
+        assert "d=abc in the address is not a number" in driver.find_element("css selector", ".toy-message").text
+        assert "d=32&T=128" in driver.current_url, "the address keeps nothing invalid"
+        _set_controls(driver, {"T": "abc"})
+        assert root.get_attribute("data-state") == "invalid"
+        assert '"abc" is not a number' in driver.find_element("css selector", ".toy-message").text
+        assert driver.find_element("id", "toy-T").get_attribute("value") == "abc", "the typed text stays to be fixed"
+        assert driver.find_element("css selector", ".toy-readout").text == "", "no stale plateau"
+        assert not driver.find_elements("css selector", ".toy-plots svg *"), "no stale plots"
+        assert "?" not in driver.current_url
+        _set_controls(driver, {"T": 256})
+        for name, position, value in (("d", 0, "2"), ("d", 1000, "1024"), ("p", 1000, "0.99"), ("p", 0, "0"),
+                                      ("B", 1000, "64"), ("T", 0, "2")):
+            _set_controls(driver, {"T": 256, "B": 1, "p": 0})  # each slider alone from a valid setting
+            _slide(driver, name, position)
+            assert driver.find_element("id", f"toy-{name}").get_attribute("value") == value
+            assert root.get_attribute("data-state") == "ready", (name, value, driver.find_element("css selector", ".toy-message").text)
+        _set_controls(driver, {"d": 32, "T": 256, "B": 1, "p": 0})
+        ratio = driver.find_element("css selector", ".toy-escape-ratio").text
+        assert float(ratio) > 1, "Eq. 6's escape time, with the factor it stands from the plateau"
+        assert not console_errors(driver)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_runs_browser_is_what_it_says(width):
+    """Issue 53 item 3: every stored Transformer run of every figure, no ratio against a law at another threshold, a
+    threshold line and a legend, labelled cells, and within a phone's width with legible plot text."""
     from book_browser import chromium, console_errors, serve
 
     from emergence_lib import run_index
 
     data = run_index.index()
-    with serve(HTML) as base, chromium() as driver:
+    with serve(HTML) as base, chromium(width=width, height=900) as driver:
         driver.get(base + "chapters/explore_runs.html")
         root = driver.find_element("css selector", ".runs-browser")
         assert root.get_attribute("data-state") == "ready"
-        total = driver.execute_script("return window.STORED_RUNS.runs.length")
-        first_figure = driver.execute_script("return document.querySelector('.runs-browser select[name=figure]').value")
+        assert driver.execute_script("return window.STORED_RUNS.runs.length") == len(data["runs"])
+        first = driver.execute_script("return document.querySelector('.runs-browser select[name=figure]').value")
+        members = [r for r in data["runs"] if data["figures"].index(first) in r["figures"]]
         rows = driver.find_elements("css selector", ".runs-browser tbody tr")
-        assert total == len(data["runs"]) and len(rows) == sum(r["figure"] == first_figure for r in data["runs"])
-        ratios = [r["ratio"] for r in data["runs"] if r["figure"] == first_figure]
-        top = max((r for r in ratios if r is not None), default=None)
-        shown = driver.find_element("css selector", ".runs-info").text
-        assert "data/transformer_" in shown and (top is None or None in ratios or f"{top:.3g}" in shown)
-        assert driver.find_elements("css selector", ".runs-browser svg polyline"), "the first run's curve is drawn"
+        assert len(rows) == len(members)
+        cells = rows[0].find_elements("css selector", "td")
+        assert [c.get_attribute("data-label") for c in cells] == ["point", "seed", "width", "lr", "measured", "law", "ours / law"]
+        page = driver.find_element("tag name", "body").text
+        assert "not_reached" not in page and "(not reached)" not in page
+        assert driver.find_elements("css selector", ".runs-browser svg .runs-threshold"), "the threshold line"
+        legend = " ".join(t.text for t in driver.find_elements("css selector", ".runs-browser svg .runs-legend text"))
+        assert "threshold" in legend and "curve" in legend
+        font_px = driver.execute_script(
+            "const s = document.querySelector('.runs-browser svg'); const t = s.querySelector('.runs-legend text');"
+            "return t.getBoundingClientRect().height;")
+        assert font_px >= 10, f"plot text {font_px:.1f} px tall"
+        wide = driver.execute_script("return document.documentElement.scrollWidth")
+        assert wide <= width + 1, f"{wide} px wide at {width}"
+        # Sorted by the ratio, a run without a law at its setting never reads as faster or slower than it.
+        figure = next(f for f in data["figures"] if any(r["law"] is None for r in data["runs"] if data["figures"].index(f) in r["figures"]))
+        driver.execute_script("const s = document.querySelector('.runs-browser select[name=figure]'); s.value = arguments[0];"
+                              "s.dispatchEvent(new Event('change'))", figure)
+        lawless = [r.find_elements("css selector", "td")[5].text for r in driver.find_elements("css selector", ".runs-browser tbody tr")]
+        assert "none here" in lawless
         assert not console_errors(driver)
 
 

@@ -408,3 +408,17 @@ def test_a_laptop_row_shows_its_twin_on_table_1s_settings_in_the_paper_scale_col
     assert set(scorecard.TWINS.values()) <= set(claims.REGISTRY), "every named twin is a registered claim"
     lone = next(line for line in table.splitlines() if claims.claim("figure14.T_exponent_no_feature").glue_key("ours") in line)
     assert claims.claim("table1.ablations.figure14.T_exponent_no_feature").glue_key("ours") in lone
+
+
+def test_the_scoreboard_states_each_judging_rule_once_in_a_legend():
+    """Issue 52: 41 rows of the full table repeated the same 150-character rule; each row now names its rule by
+    number, and the legend under the table states each rule once."""
+    import re
+
+    text = scorecard.landing_table(from_doc="../")
+    table, _, legend = text.partition("**The rules**")
+    rules = {c.tolerance.describe().replace(" of the paper's", "") for c in claims.CLAIMS if c.tolerance}
+    assert all(r not in table for r in rules if len(r) > 20), "no rule is spelled out in a row"
+    numbers = re.findall(r"\*\*(\d+)\.\*\*", legend)
+    assert len(numbers) == len(rules) == len(set(numbers))
+    assert set(re.findall(r"\(rule (\d+)\)", table)) == set(numbers)

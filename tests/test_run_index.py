@@ -11,16 +11,21 @@ from emergence_lib.experiments import figures
 from emergence_lib.results import RunResult
 
 
-def test_every_stored_run_of_the_chosen_figures_is_present_once_with_its_plateau():
+def test_every_stored_transformer_run_of_every_figure_is_present_once_with_its_plateau():
+    """The browser said "every stored run" and left out Table 1's recall runs (95) and the width-256 ablations (129)."""
+    from emergence_lib.configs import SCALES
+
     data = run_index.index()
     by_key = {r["key"]: r for r in data["runs"]}
     assert len(by_key) == len(data["runs"]), "each run once"
     cache = ResultCache()
-    expected = {}
-    for name, scale, _ in run_index.FIGURES:
-        for c in figures()[name](scale=scale).runs():
-            if cache.path(c).is_file():
-                expected[run_key(c)] = c
+    expected, members = {}, {}
+    for name, cls in figures().items():
+        for scale in [s for s in SCALES[1:] if cls.has_scale(s)]:
+            for c in cls(scale=scale).runs():
+                if c.kind.startswith("transformer") and cache.path(c).is_file():
+                    expected[run_key(c)] = c
+                    members.setdefault(run_key(c), set()).add(run_index.label(name, scale))
     assert set(by_key) == set(expected)
     for key, c in expected.items():
         stored = json.loads(cache.path(c).read_text())["summary"]
@@ -28,6 +33,22 @@ def test_every_stored_run_of_the_chosen_figures_is_present_once_with_its_plateau
         got = by_key[key]["value"]
         assert (got is None and not np.isfinite(value)) or got == value, key
         assert len(by_key[key]["curve"]) <= run_index.CURVE_POINTS + 1
+        assert {data["figures"][i] for i in by_key[key]["figures"]} == members[key]
+    on_disk = {p.stem for kind in ("transformer_regression", "transformer_recall") for p in (cache.root / kind).glob("*.json")}
+    assert data["unlisted"] == len(on_disk - set(by_key)), "what is not listed is counted on the page"
+
+
+def test_no_ratio_is_taken_against_a_law_fitted_at_another_threshold():
+    """Cross-sample plateaus (read at loss 0.4) were divided by the p = 0 law (loss 0.1): p = 0.4 runs read as 4–14×
+    faster than the law."""
+    runs = run_index.index()["runs"]
+    assert any(r["law"] is not None for r in runs)
+    for r in runs:
+        paper_setting = r["p"] == 0 and r["threshold"] == (0.1 if r["kind"] == "transformer_regression" else 0.05)
+        if not paper_setting:
+            assert r["law"] is None and r["ratio"] is None, r["key"]
+    cross = [r for r in runs if r["p"] > 0 and r["kind"] == "transformer_regression"]
+    assert cross and all(r["ratio"] is None for r in cross)
 
 
 def test_the_index_is_a_script_of_plain_json(tmp_path):
@@ -46,7 +67,7 @@ def test_the_index_is_a_script_of_plain_json(tmp_path):
     assert text.startswith("window.STORED_RUNS = ") and text.rstrip().endswith(";")
     data = json.loads(text[len("window.STORED_RUNS = "):].rstrip().rstrip(";"))
     run = data["runs"][0]
-    assert run["value"] is None and run["ratio"] is None and run["status"] == "not_reached"
+    assert run["value"] is None and run["ratio"] is None and run["status"] == "not reached by its last step"
     assert run["law"] == pytest.approx(0.76 * c.d ** 1.29 * c.T ** 0.8 * c.B ** -0.8)
     assert [p[0] for p in run["curve"]] == [1.0, 10.0, 100.0, 1000.0], "step 0 is off a log axis"
 

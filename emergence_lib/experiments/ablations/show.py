@@ -110,8 +110,9 @@ def figure14(res14: Results) -> SimpleNamespace:
     rows = []
     for name, f in fits14.items():
         ref = paper["figure14 " + name]
-        rows.append({"variant": name, "C": f.constant, "α (d)": f.exponents["d"], "± α": f.stderr["d"],
-                     "β (T)": f.exponents["T"], "± β": f.stderr["T"], "R²": f.r2,
+        # An exponent and its standard error in one cell: eleven columns were wider than the page's column.
+        rows.append({"variant": name, "C": f.constant, "α (d) ± s.e.": f"{f.exponents['d']:.2f} ± {f.stderr['d']:.2f}",
+                     "β (T) ± s.e.": f"{f.exponents['T']:.2f} ± {f.stderr['T']:.2f}", "R²": f.r2,
                      "paper C": ref["C"], "paper α": ref["d"], "paper β": ref["T"], "paper R²": ref["R2"]})
     fit14_table = pd.DataFrame(rows)
     for i, name in enumerate(fits14):

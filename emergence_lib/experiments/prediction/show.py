@@ -159,4 +159,15 @@ def early_warning(results: Results, toy_flows: SweepResult, recall_runs: SweepRe
         which = min(("prior", "null", "length"), key=lambda b: row[f"gain over {b}"])
         checked.append(ctx.record(f"prediction.early_warning_{task}", row[f"gain over {which}"],
                                      interval=(row[f"gain over {which} low"], row[f"gain over {which} high"])))
-    return SimpleNamespace(curves=table, errors=errors, checked=checked)
+    return SimpleNamespace(curves=table, shown=reader_table(table), errors=errors, checked=checked)
+
+
+def reader_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The early-warning table as a reader reads it: each gain with its 95% interval in one cell (17 columns made
+    the table twice its column's width)."""
+    out = table[["task", "window level", "runs", "median fraction observed", "early warning", "prior", "null",
+                 "length"]].copy()
+    for b in ("prior", "null", "length"):
+        out[f"gain over {b} [95%]"] = [f"{g:.3g} [{lo:.3g}, {hi:.3g}]" for g, lo, hi in
+                                       zip(table[f"gain over {b}"], table[f"gain over {b} low"], table[f"gain over {b} high"])]
+    return out.rename(columns={"median fraction observed": "fraction observed"})

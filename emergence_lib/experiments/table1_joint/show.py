@@ -80,7 +80,7 @@ def facts() -> dict[str, str]:
     exponents of Table 1's model bend, and how close to chance the paper's 5% recall threshold sits."""
     from ..recall_table1.runs import RECALL_MEASURED_GRIDS
     from ..table1.read import local_d_exponent, local_T_exponent, stored_summaries
-    from ..unsaid.show import why_line
+    from ..unsaid.show import why_line, why_line_recall
 
     summary = stored_summaries()[0]
     short = [local_T_exponent(summary, d, 32, 64) for d in (16, 32)]
@@ -93,4 +93,5 @@ def facts() -> dict[str, str]:
                   + (": it bends upward" if high["low"] > low["high"] else ""),
         "chance": f"chance is {1 / tokens:.1%} at {tokens} tokens",
         "unsaid": why_line(),
+        "unsaid_recall": why_line_recall(),
     }

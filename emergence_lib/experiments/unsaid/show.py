@@ -125,3 +125,10 @@ def why_line() -> str:
         return f"Read with {', '.join(within['what'])}, the T exponent comes back to the paper's (Beyond 4)."
     return (f"None of {len(done)} unstated choices screened brings it back; closest: {closest['what']}, "
             f"{closest['exponent_ours']:.2f} (Beyond 4).")
+
+
+def why_line_recall() -> str:
+    """The landing page's Figure 5 reason, from what the screen covers: its readings are of the regression task."""
+    if "transformer_recall" in {r.kind for r in Unsaid(scale="paper_cpu").runs()}:
+        return why_line()
+    return "No unstated choice of recall screened yet (Beyond 4 screens regression)."
