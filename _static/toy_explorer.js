@@ -229,11 +229,12 @@
 
     function valid() {
       const { d, T, B, p } = state, errors = [];
-      for (const k of ["d", "T", "B", "p"]) if (typed[k] !== null && typed[k] !== undefined) errors.push(`${k}: "${typed[k]}" is not a number`);
-      if (!(Number.isInteger(d) && d >= 2 && d <= 1024)) errors.push(RULES.d);
-      if (!(Number.isInteger(T) && T >= 2 && T <= 16384)) errors.push(RULES.T);
-      if (!(Number.isInteger(B) && B >= 1 && B <= 64 && B < T)) errors.push(RULES.B);
-      if (!(p >= 0 && p <= 0.99)) errors.push(RULES.p);
+      const word = (k) => typed[k] !== null && typed[k] !== undefined;
+      for (const k of ["d", "T", "B", "p"]) if (word(k)) errors.push(`${k}: "${typed[k]}" is not a number (${RULES[k].slice(3)})`);
+      if (!word("d") && !(Number.isInteger(d) && d >= 2 && d <= 1024)) errors.push(RULES.d);
+      if (!word("T") && !(Number.isInteger(T) && T >= 2 && T <= 16384)) errors.push(RULES.T);
+      if (!word("B") && !(Number.isInteger(B) && B >= 1 && B <= 64 && (!Number.isInteger(T) || B < T))) errors.push(RULES.B);
+      if (!word("p") && !(p >= 0 && p <= 0.99)) errors.push(RULES.p);
       if (p > 0 && B !== 1) errors.push("p > 0 needs B = 1 (the paper's App. A.4 treats one kind of repetition at a time)");
       return [...new Set(errors)];
     }
@@ -246,7 +247,7 @@
 
     function update() {
       const errors = valid();
-      msg.textContent = errors.length ? `Not computed. Allowed: ${errors.join("; ")}.` : notes.splice(0).join(". ");
+      msg.textContent = errors.length ? `Not computed. ${errors.join("; ")}.` : notes.splice(0).join(". ");
       root.dataset.state = errors.length ? "invalid" : "computing";
       if (errors.length) { clear(); return; }
       const { d, T, B, p } = state;
