@@ -27,11 +27,11 @@ def check_scale(scale: str) -> str:
 
 def check_int(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
     """``value`` as an int ≥ ``minimum`` (and ≤ ``maximum``; numpy integers accepted; floats and bools refused)."""
-    if (isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum
-            or (maximum is not None and value > maximum)):
+    whole = int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else None
+    if whole is None or whole < minimum or (maximum is not None and whole > maximum):
         allowed = f"≥ {minimum}" if maximum is None else f"from {minimum} to {maximum:,}"
         raise ConfigError(f"{name} must be an integer {allowed}, got {value!r}")
-    return int(value)
+    return whole
 
 
 def check_burstiness(B: int, T: int) -> None:

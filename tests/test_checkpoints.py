@@ -1,6 +1,5 @@
 """A long run stopped midway (SIGTERM, SIGKILL) resumes from its checkpoint and ends exactly as an uninterrupted run."""
 
-import json
 import os
 import signal
 import subprocess

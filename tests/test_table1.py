@@ -576,7 +576,6 @@ def test_a_checkpointed_run_is_priced_at_the_steps_it_has_left(data_dir, monkeyp
     Only what training resumes from counts: a run's own checkpoint with its state, saved on a CPU, in the folder
     the sweep will use ($EMERGENCE_CHECKPOINT_DIR wins); a GPU's, a batch of seeds', or a description without its
     state counts nothing."""
-    import json
 
     import emergence_lib.estimate as estimate_module
     from emergence_lib import checkpoints
@@ -626,7 +625,6 @@ def test_the_cost_guard_counts_what_a_checkpointed_run_has_left(data_dir, monkey
     """The guard that asks before long CPU work prices a resumed run as the estimate does: a run at 10 hours fresh
     is refused; resumed 3 steps before its end, it is not."""
     import emergence_lib.estimate as estimate_module
-    from emergence_lib.cache import run_key
     from emergence_lib.sweep import guard_long_work
 
     run = TransformerRegressionConfig(T=256, d=64, d_model=256, d_qk=64, max_steps=36_000, stop_factor=None)
