@@ -120,8 +120,8 @@ def worker(out: str, paths: list[str]) -> None:
     Path(out).write_text(json.dumps(results, allow_nan=True))
 
 
-def measure(n: int) -> dict:
-    kinds = sorted(p.name for p in (ROOT / "data").iterdir() if p.is_dir())
+def measure(n: int, kinds: list[str] | None = None) -> dict:
+    kinds = kinds or sorted(p.name for p in (ROOT / "data").iterdir() if p.is_dir())
     report: dict = {"settings": {k: v or "this machine's own choice" for k, v in SETTINGS.items()}, "kinds": {}}
     for kind in kinds:
         paths = [str(p) for p in chosen_runs(kind, n)]
@@ -158,7 +158,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="stored runs of each kind to recompute (default 3)")
     parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     parser.add_argument("--retolerance", action="store_true", help="recompute the tolerances from the measurements")
+    parser.add_argument("--tiny", action="store_true", help="one toy-flow run, nothing written (the test suite's run)")
     args = parser.parse_args()
+    if args.tiny:
+        report = measure(1, ["toy_reduced_flow"])
+        print("tiny: " + ", ".join(f"{k} needs {v['largest_needed']:.2g}" for k, v in report["kinds"].items()))
+        return
     if args.retolerance:
         report = json.loads(OUT.read_text())
         for entry in report["kinds"].values():

@@ -426,7 +426,7 @@ class ResultCache:
                 if special_file(path) is not None:
                     continue  # never read, never removed: `verify` names it
                 try:
-                    record = json.loads(path.read_text())
+                    record = read_record(path)  # a file over any run's size is passed over unread (kept)
                     fmt, kv = int(record["format_version"]), int(record.get("kind_version", 1))
                     config = record["config"]
                 except (OSError, ValueError, KeyError, TypeError, RecursionError):

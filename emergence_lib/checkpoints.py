@@ -168,9 +168,9 @@ class Checkpoint:
             raise Refused(f"its step budget {header['max_steps']:,} is not the run's {self.max_steps:,}")
         return header
 
-    def load(self, model: torch.nn.Module | None = None) -> dict[str, Any] | None:
+    def load(self, fresh: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """The saved state, or None: no checkpoint (silently), or one that fails a check (set aside, one line). With
-        ``model``, the state must also hold every part training restores, its weights in the model's layout."""
+        ``fresh`` (the run's own state before training: `_check_layout`), the state must have its layout too."""
         if not os.path.lexists(self.state_path):
             return None
         try:
@@ -178,18 +178,23 @@ class Checkpoint:
             self._match(header)
             state = _unpickle(body)
             _check_state(state, header)
-            if model is not None:
-                _check_layout(state, model)
+            if fresh is not None:
+                _check_layout(state, fresh)
         except Refused as why:
             set_aside(self.state_path, str(why))
             return None
         return state
 
     def remove(self) -> None:
+        """Remove the file once its runs are stored; one that cannot be removed (a folder that is a file, an
+        immutable folder) is said in one line and left: the results are stored, and the sweep goes on."""
         try:
             self.state_path.unlink()
         except FileNotFoundError:
             pass
+        except OSError as exc:
+            _say(f"checkpoint {self.state_path} not removed ({exc.strerror or exc}); its runs are stored, so it "
+                 "is no longer needed: remove it by hand")
 
 
 def read(path: Path, with_body: bool) -> tuple[dict[str, Any], bytes]:
@@ -272,16 +277,52 @@ TRAINING_STATE = ("model", "optimizer", "rng", "fired_at", "steps", "records", "
                   "stopped_at", "step", "seconds")
 
 
-def _check_layout(state: dict[str, Any], model: torch.nn.Module) -> None:
-    """Every part `training.train_ensemble` restores is there, and the weights fit the model (names and shapes):
-    a state of another layout once crashed every rerun instead of starting over."""
+def _check_layout(state: dict[str, Any], fresh: dict[str, Any]) -> None:
+    """Every part `training.train_ensemble` restores is there and has the layout of this run's own fresh state
+    (``fresh``: its model's weights, its optimiser's state, its random streams, its number of members): a state
+    of another layout once crashed every rerun instead of starting over."""
     missing = [k for k in TRAINING_STATE if k not in state]
     if missing:
         raise Refused(f"its state lacks {', '.join(missing)}")
-    weights, own = state["model"], model.state_dict()
-    if not isinstance(weights, dict) or set(weights) != set(own) or any(
-            not isinstance(weights[k], torch.Tensor) or weights[k].shape != v.shape for k, v in own.items()):
+    if not _same_layout(state["model"], fresh["model"]):
         raise Refused("its weights have another layout than this run's model")
+    if not _same_layout(state["rng"], fresh["rng"]):
+        raise Refused("its random streams have another layout than this run's")
+    saved_opt, own_opt = state["optimizer"], fresh["optimizer"]
+    if not (isinstance(saved_opt, dict) and isinstance(saved_opt.get("param_groups"), list)
+            and isinstance(saved_opt.get("state"), dict)
+            and [sorted(g.get("params", [])) for g in saved_opt["param_groups"] if isinstance(g, dict)]
+            == [sorted(g["params"]) for g in own_opt["param_groups"]]):
+        raise Refused("its optimiser state has another layout than this run's")
+    shapes = {i: w.shape for i, w in enumerate(fresh["parameters"])}
+    for i, entry in saved_opt["state"].items():
+        tensors = entry.values() if isinstance(entry, dict) else [None]
+        if i not in shapes or any(not isinstance(t, torch.Tensor) or (t.ndim > 0 and t.shape != shapes[i])
+                                  for t in tensors):
+            raise Refused("its optimiser state does not fit this run's parameters")
+    members, n = fresh["members"], len(state["steps"])
+    for k in ("n_evals", "stopped_at", "crossed_at", "diverged"):
+        if getattr(state[k], "shape", None) != (members,):
+            raise Refused(f"its {k} is not one entry per member of this run ({members})")
+    if not isinstance(state["records"], dict) or any(not isinstance(v, list) or len(v) != n
+                                                     for v in state["records"].values()):
+        raise Refused("its recorded curves do not have one entry per recorded step")
+
+
+def _same_layout(saved: Any, fresh: Any) -> bool:
+    """The same nesting of dicts, lists and tuples, with tensors and arrays of the same shapes and dtypes."""
+    import numpy as np
+
+    if isinstance(fresh, torch.Tensor):
+        return isinstance(saved, torch.Tensor) and saved.shape == fresh.shape and saved.dtype == fresh.dtype
+    if isinstance(fresh, np.ndarray):
+        return isinstance(saved, np.ndarray) and saved.shape == fresh.shape and saved.dtype == fresh.dtype
+    if isinstance(fresh, dict):
+        return isinstance(saved, dict) and set(saved) == set(fresh) and all(_same_layout(saved[k], fresh[k]) for k in fresh)
+    if isinstance(fresh, (list, tuple)):
+        return (isinstance(saved, (list, tuple)) and len(saved) == len(fresh)
+                and all(_same_layout(a, b) for a, b in zip(saved, fresh)))
+    return isinstance(saved, type(fresh)) or (isinstance(fresh, (int, float)) and isinstance(saved, (int, float)))
 
 
 def set_aside(path: Path, reason: str) -> None:
@@ -305,27 +346,50 @@ def _numpy_globals() -> list:
         getattr(np.dtypes, n) for n in dir(np.dtypes) if n.endswith("DType")]
 
 
-def progress(folder: Path, key: str) -> dict[str, Any] | None:
+_HEADERS: dict[tuple[str, int, int], dict[str, Any] | None] = {}  # (path, size, mtime) → its checked header
+
+
+def _checked_header(path: Path) -> dict[str, Any] | None:
+    """`read`'s header of ``path`` (None if refused), hashed once per version of the file: `status` asks for every
+    missing run, and re-hashing each batched chunk's file per run made it seconds slower."""
+    try:
+        info = os.stat(path)
+        stamp = (str(path), info.st_size, info.st_mtime_ns)
+    except OSError:
+        return None
+    if stamp not in _HEADERS:
+        try:
+            _HEADERS[stamp] = read(path, with_body=False)[0]
+        except Refused:
+            _HEADERS[stamp] = None
+    return _HEADERS[stamp]
+
+
+def progress(folder: Path, key: str, config: Any = None) -> dict[str, Any] | None:
     """The header of the checkpoint that would resume run ``key`` (alone or in a chunk): {"step", "max_steps",
     "keys", "device", ...}, or None. Only a file that passes every check but unpickling counts, so `status`, the
-    estimate and the cost guard never believe a truncated, forged or foreign file."""
+    estimate and the cost guard never believe a truncated, forged or foreign file; with ``config`` (the run), its
+    full config hash and step budget must match too, as `Checkpoint.load` asks."""
     folder = Path(folder)
     direct = folder / f"{key}{SUFFIX}"
     candidates = [direct] if os.path.lexists(direct) else sorted(folder.glob(f"chunk-*{SUFFIX}")) if folder.is_dir() else []
     for path in candidates:
-        try:
-            header, _ = read(path, with_body=False)
-        except Refused:
+        header = _checked_header(path)
+        if header is None or key not in header["keys"] or (path.stem == key) != (header["keys"] == [key]):
             continue
-        if key in header["keys"] and (path.stem == key) == (header["keys"] == [key]):
-            return header
+        if config is not None:
+            hashes = header["config_hashes"]
+            if (not hashes or hashes[header["keys"].index(key)] != config_hash(config)
+                    or header["max_steps"] != getattr(config, "max_steps", None)):
+                continue
+        return header
     return None
 
 
-def cpu_resume_step(folder: Path, key: str) -> int:
+def cpu_resume_step(folder: Path, key: str, config: Any = None) -> int:
     """The step run ``key`` resumes from when run alone on a CPU: its own checkpoint's, if saved on a CPU; 0 otherwise
     (a batch of seeds resumes only as that batch, a GPU's state only on a GPU: `training.train_ensemble`)."""
-    info = progress(folder, key)
+    info = progress(folder, key, config)
     if info is None or info["keys"] != [key] or info["device"] != "cpu":
         return 0
     return int(info["step"])
@@ -378,19 +442,3 @@ def folder_set(data_root: Path | None) -> Iterator[None]:
     finally:
         if before is None:
             os.environ.pop(CHECKPOINT_DIR_ENV, None)
-
-
-def describe(seed: object, key: str, info: dict, first_format: bool = False) -> str:
-    """A checkpointed run's status line. A batch of seeds (a GPU chunk) resumes only as that batch, a state saved on
-    one kind of device only on that kind (`training.train_ensemble`), and a file of the first format not until it is
-    upgraded, so the line says so."""
-    text = f"  seed {seed} ({key}): in progress, step {info['step']:,} of at most {info['max_steps']:,}"
-    notes = []
-    if first_format:
-        notes.append("a checkpoint of the first format: not resumed until `python -m emergence_lib "
-                     "upgrade-checkpoints` checks and rewrites it")
-    if len(info.get("keys", [])) > 1:
-        notes.append(f"in a batch of {len(info['keys'])} seeds: it resumes only as that batch, as a GPU runs it")
-    if str(info.get("device", "cpu")) != "cpu":
-        notes.append(f"saved on {info['device']}: a run on another kind of device starts afresh")
-    return text + (f" ({'; '.join(notes)})" if notes else "")

@@ -135,7 +135,7 @@ def cmd_status(args: argparse.Namespace) -> None:
     _store_exists()  # a mistyped store is named, never read as "every run missing"
     cache = ResultCache(on_corrupt="recompute")
     total_missing = 0
-    folder = checkpoints.folder_for(cache.root)
+    folder = checkpoints.resume_folder(cache.root)  # $EMERGENCE_CHECKPOINT_DIR wins, as for the estimate and training
     for key, runs in fig.sweeps().items():
         missing = [r for r in runs if cache.load(r) is None]
         cached = len(runs) - len(missing)
@@ -143,10 +143,26 @@ def cmd_status(args: argparse.Namespace) -> None:
         print(f"{args.figure} {args.scale} {key}: {cached}/{len(runs)} cached, {len(missing)} missing")
         old = dict(checkpoints_legacy.legacy(folder))
         for r in missing:  # a run stopped midway, or running now, has a checkpoint (`checkpoints`)
-            info = checkpoints.progress(folder, run_key(r))
+            info = checkpoints.progress(folder, run_key(r), r)
             if info is not None or run_key(r) in old:
-                print(checkpoints.describe(getattr(r, "seed", "?"), run_key(r), info or old[run_key(r)], info is None))
+                print(describe(getattr(r, "seed", "?"), run_key(r), info or old[run_key(r)], info is None))
     print("complete" if total_missing == 0 else f"{total_missing} runs missing")
+
+
+def describe(seed: object, key: str, info: dict, first_format: bool = False) -> str:
+    """A checkpointed run's status line. A batch of seeds (a GPU chunk) resumes only as that batch, a state saved on
+    one kind of device only on that kind (`training.train_ensemble`), and a file of the first format not until it is
+    upgraded, so the line says so."""
+    text = f"  seed {seed} ({key}): in progress, step {info['step']:,} of at most {info['max_steps']:,}"
+    notes = []
+    if first_format:
+        notes.append("a checkpoint of the first format: not resumed until `python -m emergence_lib "
+                     "upgrade-checkpoints` checks and rewrites it")
+    if len(info.get("keys", [])) > 1:
+        notes.append(f"in a batch of {len(info['keys'])} seeds: it resumes only as that batch, as a GPU runs it")
+    if str(info.get("device", "cpu")) != "cpu":
+        notes.append(f"saved on {info['device']}: a run on another kind of device starts afresh")
+    return text + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def needed_elsewhere(figure: str, scale: str) -> dict[str, list[str]]:
@@ -213,7 +229,7 @@ def cmd_execute(args: argparse.Namespace) -> None:
     try:
         print(execute(args.chapter, args.out, **given))
     except PapermillExecutionError as exc:
-        if exc.ename == "ConfigError":  # a bad input found inside the chapter: its one line, not the cell's traceback
+        if exc.ename in ("ConfigError", "CacheError"):  # bad input found inside the chapter: one line, not a traceback
             raise ConfigError(f"{args.chapter}: {exc.evalue}") from None
         raise
 

@@ -112,7 +112,7 @@ def steps_done_in(folder: Path | None) -> Callable[[Any], int]:
     """A run → the step it resumes from on a CPU, from the checkpoints in ``folder`` (None: every run afresh)."""
     if folder is None:
         return lambda run: 0
-    return lambda run: checkpoints.cpu_resume_step(folder, run_key(run))
+    return lambda run: checkpoints.cpu_resume_step(folder, run_key(run), run)
 
 
 def steps_left(run: Any, expected: float, done: int) -> float:

@@ -176,6 +176,14 @@ def _against_config(record: dict[str, Any]) -> None:
     time = c["step" if "step" in c else "t"]
     if time[0] < 0 or time[-1] > ceiling:
         raise ValueError(f"curve time runs from {time[0]} to {time[-1]}, outside [0, {budget}]")
+    ran = s.get("steps_run")
+    if kind in TRANSFORMER_KINDS and isinstance(ran, int):  # evaluated at steps it ran, crossed between two of them
+        if time[-1] > ran or (math.isfinite(float(crossing)) and float(crossing) > ran * (1 + SLACK)):
+            raise ValueError(f"curve or crossing beyond the {ran:,} steps the run says it ran")
+    for name, values in c.items():  # a loss is a mean of squares or a cross-entropy: never below zero
+        if name.startswith(("loss", "train_loss")) and any(v < -1e-12 for v in values if math.isfinite(v)):
+            raise ValueError(f"curve {name} holds a negative loss")
+    _crossing_in_curve(kind, config, s, c, crossing)
     if kind in TRANSFORMER_KINDS and s.get("steps_run", 0) > 0 and isinstance(s.get("seconds"), numbers.Real):
         if s["seconds"] < MIN_SECONDS_PER_STEP * s["steps_run"]:
             raise ValueError(f"summary seconds {s['seconds']} for {s['steps_run']:,} steps: under "
@@ -183,3 +191,16 @@ def _against_config(record: dict[str, Any]) -> None:
     devices = {record["meta"].get("device", "cpu"), s.get("device", "cpu")}
     if kind not in TRANSFORMER_KINDS and devices != {"cpu"}:
         raise ValueError(f"device {sorted(devices)} on a {kind} run, which runs on the CPU only")
+
+
+def _crossing_in_curve(kind: str, config: dict[str, Any], s: dict[str, Any], c: dict[str, Any], crossing: Any) -> None:
+    """A run that crossed has a recorded point at or past its threshold on the curve it is measured on."""
+    threshold = config.get("threshold")
+    if not math.isfinite(float(crossing)) or not isinstance(threshold, numbers.Real):
+        return
+    recall = kind == "transformer_recall"
+    name = (f"accuracy_{s.get('measured_on', 'test')}" if recall else f"loss_{s.get('measured_on', 'no_repetition')}"
+            ) if kind in TRANSFORMER_KINDS else "loss"
+    values = [v for v in c.get(name, []) if math.isfinite(v)]
+    if values and (max(values) < threshold * (1 - SLACK) if recall else min(values) > threshold * (1 + SLACK)):
+        raise ValueError(f"summary says the run crossed {threshold} at {crossing}, but its curve {name} never does")

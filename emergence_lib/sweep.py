@@ -189,8 +189,8 @@ def run_sweep(
         old = dict(checkpoints_legacy.legacy(checkpoints.resume_folder(cache.root)))
         for k, _ in missing:
             if k in old:
-                _say(f"run {k} has a checkpoint of the first format (step {old[k].get('step')}), not resumed: "
-                     "`python -m emergence_lib upgrade-checkpoints` checks and rewrites it")
+                checkpoints._say(f"run {k} has a checkpoint of the first format (step {old[k].get('step')}), not "
+                                 "resumed: `python -m emergence_lib upgrade-checkpoints` checks and rewrites it")
     guard_long_work([c for _, c in missing], device, confirm_cost,
                     checkpoints.resume_folder(cache.root) if cache is not None else None)
     work = _Computation(cache, results, device, executor, workers, scheduler)

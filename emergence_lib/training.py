@@ -140,7 +140,9 @@ def train_ensemble(training: TaskTraining, configs: Sequence[Any], device: str, 
     step = start = 0
     # A long run saves its whole state every few minutes and, rerun after a stop, resumes from it (`checkpoints`).
     saver = checkpoints.Saver(checkpoints.Checkpoint.for_configs(configs))
-    saved = saver.checkpoint.load(model) if saver.checkpoint is not None else None
+    fresh = {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "rng": training.rng_states(), "members": E,
+             "parameters": [w for group in optimizer.param_groups for w in group["params"]]}  # the layout to resume into
+    saved = saver.checkpoint.load(fresh) if saver.checkpoint is not None else None
     kind = device.split(":")[0]  # a run is one device's from its first step to its last: its file says which
     if saved is not None and saved.get("device", "cpu") != kind:
         print(f"checkpoint saved on {saved.get('device')} is not resumed on {kind}: the run starts afresh here "

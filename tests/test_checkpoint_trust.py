@@ -188,3 +188,91 @@ def test_a_first_format_checkpoint_is_upgraded_only_after_its_checks(tmp_path):
     assert any("other runs" in line and wrong in line for line in lines)
     assert checkpoints.progress(tmp_path, key)["step"] == 5
     assert checkpoints.Checkpoint.for_configs([RUN], tmp_path).load() == state()
+
+
+# ---- the independent re-test of this round (a helper with no access to the code's intent) found these -------------
+
+
+def test_a_checkpoint_that_cannot_be_removed_is_one_line_and_the_sweep_goes_on(tmp_path, monkeypatch, capsys):
+    """`.checkpoints` a file: the result was stored, then `remove` raised NotADirectoryError and the sweep stopped."""
+    from emergence_lib.sweep import run_sweep
+
+    monkeypatch.delenv(checkpoints.CHECKPOINT_DIR_ENV, raising=False)
+    (tmp_path / ".checkpoints").write_text("a file where the folder goes")
+    cache = ResultCache(tmp_path / "data")
+    result = run_sweep([RUN, OTHER_SEED], cache, progress=False, executor="serial")
+    assert result.n_computed == 2 and cache.load(RUN) is not None and cache.load(OTHER_SEED) is not None
+
+
+def _mid_run_state(tmp_path, monkeypatch) -> dict:
+    folder = tmp_path / "scratch"
+    monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(folder))
+    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "0")
+    train_regression([RUN])
+    state = checkpoints.Checkpoint.for_configs([RUN], folder).load()
+    assert state is not None
+    return state
+
+
+@pytest.mark.parametrize("damage", ["optimizer_of_another_width", "no_random_streams", "records_cut",
+                                    "members_wrong", "optimizer_empty"])
+def test_a_state_whose_parts_have_another_layout_is_set_aside_not_crashed_on(tmp_path, monkeypatch, capsys, damage):
+    """A checksum-consistent file whose optimiser, random streams, curves or per-member arrays do not fit the run
+    crashed every rerun (RuntimeError, ValueError, KeyError, IndexError): it is now set aside and the run starts over."""
+    import numpy as np
+
+    reference = train_regression([RUN])[0]
+    state = _mid_run_state(tmp_path, monkeypatch)
+    if damage == "optimizer_of_another_width":
+        for entry in state["optimizer"]["state"].values():
+            for k, v in entry.items():
+                if v.ndim > 0:
+                    entry[k] = torch.zeros(*(2 * n for n in v.shape))
+    elif damage == "no_random_streams":
+        state["rng"] = []
+    elif damage == "records_cut":
+        state["records"] = {k: v[:-1] for k, v in state["records"].items()}
+    elif damage == "members_wrong":
+        state["n_evals"] = np.zeros(3, dtype=int)
+    else:
+        state["optimizer"] = {}
+    folder = tmp_path / "ckpt"
+    checkpoints.Checkpoint.for_configs([RUN], folder).save(state, state["step"], RUN.max_steps)
+    monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(folder))
+    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "600")
+    capsys.readouterr()
+    again = train_regression([RUN])[0]
+    assert again.summary["plateau_length"] == reference.summary["plateau_length"], "started over, same run"
+    assert "set aside" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("forged", ["config_hash", "budget"])
+def test_status_the_estimate_and_the_guard_check_the_config_and_budget_as_load_does(tmp_path, forged):
+    """A header with this run's key but another config's hash, or another step budget, was believed by `progress`
+    (the estimate priced it, the guard waived a run of 5.3 M ceiling-seconds) while `load` refused it."""
+    from emergence_lib.checkpoints import config_hash
+
+    key = run_key(RUN)
+    ckpt = checkpoints.Checkpoint.for_configs([RUN], tmp_path)
+    ckpt.save(state(), 5, RUN.max_steps)
+    edit = {"config_hashes": [config_hash(OTHER_SEED)]} if forged == "config_hash" else {"max_steps": 1000, "step": 900}
+    forge(ckpt.state_path, edit)
+    assert checkpoints.progress(tmp_path, key) is not None, "the header alone cannot tell"
+    assert checkpoints.progress(tmp_path, key, RUN) is None
+    assert checkpoints.cpu_resume_step(tmp_path, key, RUN) == 0
+    assert ckpt.load() is None
+
+
+def test_status_reads_the_checkpoint_folder_runs_resume_from(tmp_path, monkeypatch, capsys):
+    """`status` looked beside the store while the estimate and training used $EMERGENCE_CHECKPOINT_DIR."""
+    from emergence_lib.cli import main
+    from emergence_lib.experiments import figures
+
+    monkeypatch.setenv("EMERGENCE_DATA_DIR", str(tmp_path / "data"))
+    (tmp_path / "data").mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(elsewhere))
+    run = figures()["figure14"](scale="cpu").runs()[0]
+    checkpoints.Checkpoint.for_configs([run], elsewhere).save(state(50), 50, run.max_steps)
+    assert main(["status", "figure14", "--scale", "cpu"]) == 0
+    assert "in progress, step 50" in capsys.readouterr().out

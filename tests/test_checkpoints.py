@@ -174,7 +174,7 @@ def test_a_state_another_kind_of_device_saved_is_never_resumed(tmp_path, monkeyp
 
 def test_status_says_a_batched_checkpoint_resumes_only_as_its_batch():
     """A GPU chunk's checkpoint names several seeds; `status` must not promise a one-seed CPU run that resumes there."""
-    from emergence_lib.checkpoints import describe as progress_text
+    from emergence_lib.cli import describe as progress_text
 
     alone = progress_text(2, "k2", {"step": 1200, "max_steps": 5000, "keys": ["k2"], "device": "cpu"})
     batch = progress_text(0, "k0", {"step": 17954, "max_steps": 150000, "keys": ["k0", "k1", "k2"]})

@@ -118,3 +118,49 @@ def test_every_chapter_grid_parameter_has_an_upper_bound(chapter, name, value, m
 
     with pytest.raises(ConfigError, match=message):
         check_chapter_parameters(chapter, {"scale": "smoke"}, {name: value})
+
+
+# ---- the independent re-test of this round found these; each passed `verify` before ---------------------------------
+
+MORE = {
+    "plateau beyond steps_run": (SMALL, lambda r: r["summary"].__setitem__("plateau_length", r["summary"]["steps_run"] + 37.0),
+                                 "beyond the"),
+    "curve steps past steps_run": (SMALL, lambda r: r["summary"].__setitem__("steps_run", int(r["curve"]["step"][-1]) - 1),
+                                   "beyond the"),
+    "a negative loss": (SMALL, lambda r: r["curve"].__setitem__("loss_no_repetition", [-5.0] * len(r["curve"]["step"])),
+                        "negative loss"),
+    "crossed, but the curve never does": (SMALL, lambda r: r["curve"].__setitem__(
+        "loss_no_repetition", [0.49] * len(r["curve"]["step"])), "never does"),
+    "steps_run 0 with points": (SMALL, _set("summary", "steps_run", 0), "beyond the"),
+}
+
+
+@pytest.mark.parametrize("name", list(MORE))
+def test_a_record_whose_parts_contradict_each_other_is_refused(store, name):
+    config, edit, message = MORE[name]
+    record = json.loads(store.path(config).read_text())
+    assert record["summary"]["reached"], "the stored run crossed"
+    _tamper(store, config, edit)
+    with pytest.raises(CacheError, match=message):
+        store.load(config)
+
+
+def test_prune_passes_over_a_file_over_any_runs_size(store, capsys):
+    """`prune --dry-run` read a 4 GB file at a result path whole (MemoryError)."""
+    path = store.path(TOY)
+    with open(path, "r+b") as fh:
+        fh.truncate(MAX_RECORD_BYTES + 1)
+    assert cli(["prune", "--dry-run"]) == 0
+    assert path.stat().st_size == MAX_RECORD_BYTES + 1
+
+
+def test_a_store_error_inside_a_chapter_is_one_line(monkeypatch, tmp_path, capsys):
+    """`execute` turned a CacheError raised inside the chapter (a data folder name too long) into a 74-line
+    traceback; a ConfigError was already one line."""
+    from pathlib import Path
+
+    chapter = Path(__file__).resolve().parent.parent / "chapters" / "01_toy_model.ipynb"
+    monkeypatch.setenv("EMERGENCE_DATA_DIR", str(tmp_path / ("x" * 300)))
+    assert cli(["execute", str(chapter), str(tmp_path / "out.ipynb"), "-p", "scale", "cpu"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("error: ") and "too long" in err[-1] and not any("Traceback" in line for line in err)

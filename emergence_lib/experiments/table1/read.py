@@ -299,7 +299,7 @@ def in_progress(p: tuple[int, int, int]) -> str:
     if cache is None:
         return "none"
     steps = [(r.seed, info) for r in runs if not cache.path(r).exists()
-             and (info := progress(resume_folder(cache.root), run_key(r))) is not None]
+             and (info := progress(resume_folder(cache.root), run_key(r), r)) is not None]
     return ", ".join(f"seed {seed} at step {info['step']:,}" for seed, info in steps) or "none"
 
 
