@@ -590,8 +590,12 @@ def test_a_checkpointed_run_is_priced_at_the_steps_it_has_left(data_dir, monkeyp
     folder.mkdir(parents=True, exist_ok=True)
     k0, k1, k2, k3 = (run_key(r) for r in runs)
 
+    by_key = {run_key(r): r for r in runs}
+
     def describe(step: int, keys: list[str], device: str = "cpu", state: bool = True) -> None:
-        ckpt = checkpoints.Checkpoint(folder, tuple(keys))
+        # A run's own checkpoint carries its config hash (`for_configs`); a batch's names a run that is not here.
+        ckpt = checkpoints.Checkpoint.for_configs([by_key[keys[0]]], folder) if len(keys) == 1 else \
+            checkpoints.Checkpoint(folder, tuple(keys))
         ckpt.save({"step": step, "steps": [], "device": device}, step, 1000)
         if not state:  # a header whose state is cut off: it would not resume
             ckpt.state_path.write_bytes(ckpt.state_path.read_bytes()[:-5])
