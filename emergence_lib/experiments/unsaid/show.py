@@ -43,32 +43,42 @@ def judge(ctx: Context, results: dict, grid: UnsaidGrid) -> list[claims.ClaimRes
     return checked
 
 
-def _judged_readings(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series | None]:
-    """The readings other than the book's with an exponent, those whose interval holds the paper's 0.80, and the one
-    closest to it (None when none has run)."""
-    done = table[(table["reading"] != "book") & table["exponent_ours"].notna()] if len(table) else table
+def _judged_readings(table: pd.DataFrame, results: dict, grid) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series | None]:
+    """The readings other than the book's whose runs, and their baseline's, are all stored (what the registered
+    claims judge), each with its registered "recovers" verdict; those whose verdict is "agrees"; and the one closest
+    to the paper's value (None when none is complete). A reading with runs still to come is never counted: two
+    seeds of four once read as "recovers"."""
+    complete = [k for k in table["reading"] if k != "book" and k in grid.readings
+                and all(read.complete(results, grid, x) for x in (k, read.baseline_of(k)))] if len(table) else []
+    done = table[table["reading"].isin(complete) & table["exponent_ours"].notna()].copy() if len(table) else table
     if not len(done):
         return done, done, None
-    within = done[(done["exponent_low"] <= PAPER_T) & (PAPER_T <= done["exponent_high"])]
+    done["verdict"] = [claims.claim(f"unsaid.{r['reading']}.recovers").status(
+        r["exponent_ours"], (r["exponent_low"], r["exponent_high"])) for _, r in done.iterrows()]
+    within = done[done["verdict"] == "agrees"]
     return done, within, done.iloc[int(np.argmin(np.abs(done["exponent_ours"].to_numpy() - PAPER_T)))]
 
 
-def answer(table: pd.DataFrame, grid) -> str:
-    """The chapter's answer, generated from the readings judged so far."""
-    if not len(table) or "book" not in set(table["reading"]):
-        return "No reading has run yet."
+def answer(table: pd.DataFrame, grid, results: dict) -> str:
+    """The chapter's answer, generated from the registered verdicts of the readings whose runs are all stored."""
+    if not len(table) or "book" not in set(table["reading"]) or not read.complete(results, grid, "book"):
+        return "The book's own reading has runs still to come: nothing is judged yet."
     book = table.set_index("reading").loc["book"]
-    done, inside, closest = _judged_readings(table)
+    verdict = claims.claim("unsaid.book.T_exponent").status(book["exponent_ours"], (book["exponent_low"], book["exponent_high"]))
+    done, inside, closest = _judged_readings(table, results, grid)
+    waiting = len([k for k in grid.readings if k != "book"]) - len(done)
     head = (f"The book's reading gives a T exponent of {book['exponent_ours']:.2f} [{book['exponent_low']:.2f}, "
             f"{book['exponent_high']:.2f}] from T = {grid.T[0]} to {grid.T[1]} at d = {grid.d}, against the paper's "
-            f"{PAPER_T:.2f}.")
+            f"{PAPER_T:.2f} ({verdict}).")
+    rest = f" {waiting} other reading{'s' if waiting != 1 else ''} still {'have' if waiting != 1 else 'has'} runs to come."
     if closest is None:
-        return head + " No other reading has finished yet."
+        return head + " No other reading has all its runs stored yet." + rest
     if len(inside):
         names = ", ".join(inside["what"])
-        return head + f" Of the {len(done)} other readings run so far, {names} recover{'s' if len(inside) == 1 else ''} it."
-    return head + (f" None of the {len(done)} other readings run so far recovers it; the closest is {closest['what']}, "
-                   f"at {closest['exponent_ours']:.2f} [{closest['exponent_low']:.2f}, {closest['exponent_high']:.2f}].")
+        return head + f" Of the {len(done)} other readings judged, {names} recover{'s' if len(inside) == 1 else ''} it." + rest
+    return head + (f" None of the {len(done)} other readings judged recovers it; the closest is {closest['what']}, at "
+                   f"{closest['exponent_ours']:.2f} [{closest['exponent_low']:.2f}, {closest['exponent_high']:.2f}] "
+                   f"({closest['verdict']}).") + rest
 
 
 def screen(ctx: Context) -> SimpleNamespace:
@@ -77,7 +87,7 @@ def screen(ctx: Context) -> SimpleNamespace:
     glue_text("unsaid_runs", f"{have} of {need}")
     grid = fig_cfg.grid
     table = read.screen(results, grid)
-    glue_text("unsaid_answer", answer(table, grid))
+    glue_text("unsaid_answer", answer(table, grid, results))
     fig, ax = plt.subplots(figsize=(7, 0.45 * max(len(table), 2) + 1.2))
     if len(table):
         y = np.arange(len(table))[::-1]
@@ -115,15 +125,16 @@ def reader_table(table: pd.DataFrame, grid) -> pd.DataFrame:
 
 
 def why_line() -> str:
-    """One sentence for the landing page's Figure 3 reason, from the screen's stored runs."""
+    """One sentence for the landing page's Figure 3 reason, from the registered verdicts of the readings whose runs
+    are all stored."""
     fig_cfg = Unsaid(scale="paper_cpu")
     results = fig_cfg.cached()[0]
-    done, within, closest = _judged_readings(read.screen(results, fig_cfg.grid))
+    done, within, closest = _judged_readings(read.screen(results, fig_cfg.grid), results, fig_cfg.grid)
     if closest is None:
         return "No unstated choice screened yet (Beyond 4)."
     if len(within):
         return f"Read with {', '.join(within['what'])}, the T exponent comes back to the paper's (Beyond 4)."
-    return (f"None of {len(done)} unstated choices screened brings it back; closest: {closest['what']}, "
+    return (f"None of {len(done)} unstated choices screened so far brings it back; closest: {closest['what']}, "
             f"{closest['exponent_ours']:.2f} (Beyond 4).")
 
 

@@ -1,0 +1,35 @@
+"""Chapter B4's answer and the landing page's Figure 3 reason count a reading only once all its runs, and its
+baseline's, are stored, and use its registered verdict: two seeds of four once read as "recovers"."""
+
+import pandas as pd
+import pytest
+
+from emergence_lib.experiments.unsaid import read, show
+from emergence_lib.experiments.unsaid.runs import Unsaid
+
+
+def _table(low: float, high: float) -> pd.DataFrame:
+    rows = [{"reading": "book", "what": "the book's reading (float32)", "exponent_ours": 1.04, "exponent_low": 0.78,
+             "exponent_high": 1.30},
+            {"reading": "bfloat16", "what": "the book's reading in bfloat16", "exponent_ours": (low + high) / 2,
+             "exponent_low": low, "exponent_high": high}]
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture
+def grid():
+    return Unsaid(scale="paper_cpu").grid
+
+
+def test_a_reading_with_runs_to_come_is_not_counted(monkeypatch, grid):
+    monkeypatch.setattr(read, "complete", lambda results, g, key: key == "book")
+    text = show.answer(_table(0.70, 0.90), grid, {})
+    assert "recover" not in text and "No other reading has all its runs stored yet" in text
+
+
+def test_a_complete_reading_is_named_by_its_registered_verdict(monkeypatch, grid):
+    monkeypatch.setattr(read, "complete", lambda results, g, key: True)
+    narrow = show.answer(_table(0.70, 0.90), grid, {})  # 0.80 inside, narrower than the registered width
+    wide = show.answer(_table(0.50, 1.30), grid, {})  # 0.80 inside, but too wide to say: inconclusive
+    assert "the book's reading in bfloat16 recovers it" in narrow
+    assert "recovers it;" not in wide.replace("None of the 1 other readings judged recovers it;", "") and "(inconclusive)" in wide
