@@ -74,10 +74,18 @@ def _stored_and_recomputed(config):
 def test_cheapest_stored_run_of_each_kind_is_reproduced(kind):
     # A reduced flow is recomputed alone although it was stored from a batch of up to 64: that is exact too
     # (tests/test_ode.py checks batch independence directly).
-    stored, fresh, rtol = _stored_and_recomputed(_cheapest_stored_config(kind))
+    config = _cheapest_stored_config(kind)
+    stored, fresh, rtol = _stored_and_recomputed(config)
     if rtol is None:
-        pytest.skip(f"{kind} runs move across CPUs by more than a change of code would (measured): its cheapest run "
-                    "was stored on another CPU, so it is recomputed only on one like it")
+        # The kind as a whole moves across CPUs by more than a change of code would (recall: its longer runs), but
+        # this very run was measured by bench/cross_cpu_tolerance.py: ten times what it needed under any setting.
+        report = json.loads((Path(__file__).resolve().parent.parent / "emergence_lib" / "cross_cpu_tolerance.json").read_text())
+        entry, name = report["kinds"][kind], ResultCache(DATA).path(config).name
+        if name not in entry["runs"]:
+            pytest.skip(f"{kind}: its cheapest run was stored on another CPU and was not measured across CPUs")
+        i = entry["runs"].index(name)
+        rtol = 10 * max(setting["needed_rtol"][i] for setting in entry["by_setting"].values())
+        assert rtol < DISCERNS_CODE, f"{name} moved by {rtol / 10:g} across CPUs"
     assert differences(stored, fresh, rtol=rtol) == [], f"rtol {rtol:g}"
 
 
