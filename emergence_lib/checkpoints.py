@@ -101,7 +101,8 @@ def config_hash(config: Any) -> str:
     return hashlib.sha256(_canonical(payload).encode()).hexdigest()
 
 
-def _say(line: str) -> None:
+def say(line: str) -> None:
+    """One line on stderr: what happened to a checkpoint (the run goes on)."""
     print(line, file=sys.stderr, flush=True)
 
 
@@ -154,11 +155,6 @@ class Checkpoint:
                 os.unlink(tmp)
             raise
 
-    def check(self) -> dict[str, Any]:
-        """The header of this chunk's file if it would resume (every check but unpickling); raises `Refused`."""
-        header, _ = read(self.state_path, with_body=False)
-        return self._match(header)
-
     def _match(self, header: dict[str, Any]) -> dict[str, Any]:
         if header["keys"] != list(self.keys):
             raise Refused("written for other runs")
@@ -193,7 +189,7 @@ class Checkpoint:
         except FileNotFoundError:
             pass
         except OSError as exc:
-            _say(f"checkpoint {self.state_path} not removed ({exc.strerror or exc}); its runs are stored, so it "
+            say(f"checkpoint {self.state_path} not removed ({exc.strerror or exc}); its runs are stored, so it "
                  "is no longer needed: remove it by hand")
 
 
@@ -334,7 +330,7 @@ def set_aside(path: Path, reason: str) -> None:
         where = f"moved to {target}"
     except OSError:
         where = "left where it is (it could not be moved)"
-    _say(f"checkpoint {path.name} set aside ({reason}); the run starts over from step 0; {where}")
+    say(f"checkpoint {path.name} set aside ({reason}); the run starts over from step 0; {where}")
 
 
 def _numpy_globals() -> list:
@@ -422,11 +418,8 @@ class Saver:
             reason = f"{type(exc).__name__}: {getattr(exc, 'strerror', None) or exc}"
             if reason not in self.failures:
                 self.failures.add(reason)
-                _say(f"checkpoint of {self.checkpoint.state_path.name} not saved at step {step:,} ({reason}); "
+                say(f"checkpoint of {self.checkpoint.state_path.name} not saved at step {step:,} ({reason}); "
                      "training goes on and the last good checkpoint is kept")
-        self.last = time.perf_counter()
-
-    def saved(self) -> None:  # kept for callers that save by hand
         self.last = time.perf_counter()
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import torch
 
-from .checkpoints import MAX_HEADER_BYTES, Checkpoint, Refused, _check_state, _numpy_globals
+from .checkpoints import MAX_HEADER_BYTES, Checkpoint, Refused, _check_state, _numpy_globals, say
 
 
 def legacy(folder: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -32,6 +32,15 @@ def legacy(folder: Path) -> list[tuple[str, dict[str, Any]]]:
         if isinstance(info, dict) and isinstance(info.get("step"), int):
             out.append((pt.stem, info))
     return out
+
+
+def say_not_resumed(folder: Path, keys: list[str]) -> None:
+    """One line for each run of ``keys`` with a first-format file in ``folder``: said before the run starts over."""
+    old = dict(legacy(folder))
+    for k in keys:
+        if k in old:
+            say(f"run {k} has a checkpoint of the first format (step {old[k].get('step')}), not resumed: "
+                "`python -m emergence_lib upgrade-checkpoints` checks and rewrites it")
 
 
 def upgrade_legacy(folder: Path, configs_by_key: dict[str, Any]) -> list[str]:

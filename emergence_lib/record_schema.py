@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
+import os
 import re
 from typing import Any
 
@@ -39,8 +40,6 @@ class OversizeRecord(ValueError):
 
 def read_record(path: Any) -> Any:
     """A stored run's file, parsed, after a size check: over `MAX_RECORD_BYTES` raises `OversizeRecord` unread."""
-    import os
-
     size = os.stat(path).st_size
     if size > MAX_RECORD_BYTES:
         raise OversizeRecord(f"{size:,} bytes, over the {MAX_RECORD_BYTES:,} a stored run may hold; it was not read")

@@ -186,11 +186,7 @@ def run_sweep(
     missing = [(k, c) for k, c in unique.items() if k not in results]
     checkpoints.every_s()  # a bad $EMERGENCE_CHECKPOINT_EVERY_S is named before any compute
     if missing and cache is not None:  # a first-format checkpoint is not resumed: said before the run starts over
-        old = dict(checkpoints_legacy.legacy(checkpoints.resume_folder(cache.root)))
-        for k, _ in missing:
-            if k in old:
-                checkpoints._say(f"run {k} has a checkpoint of the first format (step {old[k].get('step')}), not "
-                                 "resumed: `python -m emergence_lib upgrade-checkpoints` checks and rewrites it")
+        checkpoints_legacy.say_not_resumed(checkpoints.resume_folder(cache.root), [k for k, _ in missing])
     guard_long_work([c for _, c in missing], device, confirm_cost,
                     checkpoints.resume_folder(cache.root) if cache is not None else None)
     work = _Computation(cache, results, device, executor, workers, scheduler)
