@@ -12,7 +12,8 @@ def _table(low: float, high: float) -> pd.DataFrame:
     rows = [{"reading": "book", "what": "the book's reading (float32)", "exponent_ours": 1.04, "exponent_low": 0.78,
              "exponent_high": 1.30},
             {"reading": "bfloat16", "what": "the book's reading in bfloat16", "exponent_ours": (low + high) / 2,
-             "exponent_low": low, "exponent_high": high}]
+             "exponent_low": low, "exponent_high": high, "moves_ours": (low + high) / 2 - 1.04,
+             "moves_low": low - 1.04, "moves_high": high - 1.04}]
     return pd.DataFrame(rows)
 
 
@@ -32,4 +33,13 @@ def test_a_complete_reading_is_named_by_its_registered_verdict(monkeypatch, grid
     narrow = show.answer(_table(0.70, 0.90), grid, {})  # 0.80 inside, narrower than the registered width
     wide = show.answer(_table(0.50, 1.30), grid, {})  # 0.80 inside, but too wide to say: inconclusive
     assert "the book's reading in bfloat16 recovers it" in narrow
-    assert "recovers it;" not in wide.replace("None of the 1 other readings judged recovers it;", "") and "(inconclusive)" in wide
+    assert "The one other reading judged does not recover it" in wide and "(inconclusive)" in wide
+    assert "None of the 1" not in wide and "Of the 1 other readings" not in narrow  # one reading reads as English
+
+
+def test_the_answer_names_how_far_the_reading_moves_the_law(monkeypatch, grid):
+    monkeypatch.setattr(read, "complete", lambda results, g, key: True)
+    far = show.answer(_table(0.20, 0.40), grid, {})  # moves by -0.74 [-0.84, -0.64]: beyond -0.2
+    near = show.answer(_table(0.50, 1.30), grid, {})  # moves by -0.14 [-0.54, +0.26]: cannot say
+    assert "-0.74 [-0.84, -0.64] (by more than 0.2: it moves the law)" in far
+    assert "(inconclusive)." in near and "it moves the law" not in near

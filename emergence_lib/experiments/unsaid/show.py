@@ -75,10 +75,28 @@ def answer(table: pd.DataFrame, grid, results: dict) -> str:
         return head + " No other reading has all its runs stored yet." + rest
     if len(inside):
         names = ", ".join(inside["what"])
-        return head + f" Of the {len(done)} other readings judged, {names} recover{'s' if len(inside) == 1 else ''} it." + rest
-    return head + (f" None of the {len(done)} other readings judged recovers it; the closest is {closest['what']}, at "
-                   f"{closest['exponent_ours']:.2f} [{closest['exponent_low']:.2f}, {closest['exponent_high']:.2f}] "
-                   f"({closest['verdict']}).") + rest
+        judged = "the one other reading judged" if len(done) == 1 else f"the {len(done)} other readings judged"
+        return head + f" Of {judged}, {names} recover{'s' if len(inside) == 1 else ''} it." + _moves_most(done) + rest
+    near = (f"{closest['what']}, at {closest['exponent_ours']:.2f} [{closest['exponent_low']:.2f}, "
+            f"{closest['exponent_high']:.2f}] ({closest['verdict']})")
+    if len(done) == 1:
+        return head + f" The one other reading judged does not recover it: {near}." + _moves_most(done) + rest
+    return head + f" None of the {len(done)} other readings judged recovers it; the closest is {near}." + \
+        _moves_most(done) + rest
+
+
+def _moves_most(done: pd.DataFrame) -> str:
+    """Which judged reading moves the exponent most from its baseline, with its registered 'moves' verdict."""
+    moved = done[done["moves_ours"].notna()] if "moves_ours" in done else done.iloc[:0]
+    if not len(moved):
+        return ""
+    top = moved.iloc[int(np.argmax(np.abs(moved["moves_ours"].to_numpy())))]
+    verdict = claims.claim(f"unsaid.{top['reading']}.moves").status(top["moves_ours"], (top["moves_low"], top["moves_high"]))
+    says = {"agrees": "by more than 0.2: it moves the law",
+            "differs": "within ±0.2: it does not move the law"}.get(verdict, "inconclusive")
+    lead = "It moves" if len(moved) == 1 else f"The one that moves it most is {top['what']}:"
+    return (f" {lead} the exponent by {top['moves_ours']:+.2f} [{top['moves_low']:+.2f}, {top['moves_high']:+.2f}] "
+            f"({says}).")
 
 
 def screen(ctx: Context) -> SimpleNamespace:
@@ -134,6 +152,9 @@ def why_line() -> str:
         return "No unstated choice screened yet (Beyond 4)."
     if len(within):
         return f"Read with {', '.join(within['what'])}, the T exponent comes back to the paper's (Beyond 4)."
+    if len(done) == 1:
+        return (f"The one unstated choice screened so far, {closest['what']}, does not bring it back "
+                f"({closest['exponent_ours']:.2f}; Beyond 4).")
     return (f"None of {len(done)} unstated choices screened so far brings it back; closest: {closest['what']}, "
             f"{closest['exponent_ours']:.2f} (Beyond 4).")
 
