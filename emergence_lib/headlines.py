@@ -200,7 +200,8 @@ def answer(folder: str | None = None) -> str:
     tf = [(h, s) for h, s in judged if h.figure not in TOY_FIGURES]
     holds = sum(s in ("reproduced", "agrees") for s in toy)
     toy_text = (f"The toy theory reproduces: {holds} of its {len(toy)} claims hold as the paper states them"
-                + ("." if holds == len(toy) else f" (the other {len(toy) - holds}: see the table)."))
+                + ("." if holds == len(toy) else " (the other one: see the table)." if len(toy) - holds == 1
+                   else f" (the other {len(toy) - holds}: see the table)."))
 
     def count(word: str) -> int:
         return sum(s == word for _, s in tf)
