@@ -32,7 +32,7 @@ def test_a_complete_reading_is_named_by_its_registered_verdict(monkeypatch, grid
     monkeypatch.setattr(read, "complete", lambda results, g, key: True)
     narrow = show.answer(_table(0.70, 0.90), grid, {})  # 0.80 inside, narrower than the registered width
     wide = show.answer(_table(0.50, 1.30), grid, {})  # 0.80 inside, but too wide to say: inconclusive
-    assert "the book's reading in bfloat16 recovers it" in narrow
+    assert "the book's reading in bfloat16 recovers it: 0.80 [0.70, 0.90]" in narrow
     assert "The one other reading judged does not recover it" in wide and "(inconclusive)" in wide
     assert "None of the 1" not in wide and "Of the 1 other readings" not in narrow  # one reading reads as English
 
@@ -41,5 +41,5 @@ def test_the_answer_names_how_far_the_reading_moves_the_law(monkeypatch, grid):
     monkeypatch.setattr(read, "complete", lambda results, g, key: True)
     far = show.answer(_table(0.20, 0.40), grid, {})  # moves by -0.74 [-0.84, -0.64]: beyond -0.2
     near = show.answer(_table(0.50, 1.30), grid, {})  # moves by -0.14 [-0.54, +0.26]: cannot say
-    assert "-0.74 [-0.84, -0.64] (by more than 0.2: it moves the law)" in far
+    assert "moves the exponent by -0.74 [-0.84, -0.64] (by more than 0.2: it moves the law)" in far
     assert "(inconclusive)." in near and "it moves the law" not in near

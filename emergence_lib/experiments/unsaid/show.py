@@ -76,16 +76,23 @@ def answer(table: pd.DataFrame, grid, results: dict) -> str:
     if len(inside):
         names = ", ".join(inside["what"])
         judged = "the one other reading judged" if len(done) == 1 else f"the {len(done)} other readings judged"
-        return head + f" Of {judged}, {names} recover{'s' if len(inside) == 1 else ''} it." + _moves_most(done) + rest
+        first = inside.iloc[0]
+        moved = claims.claim(f"unsaid.{first['reading']}.moves").status(
+            first["moves_ours"], (first["moves_low"], first["moves_high"]))
+        how = (f": {first['exponent_ours']:.2f} [{first['exponent_low']:.2f}, {first['exponent_high']:.2f}]"
+               + ("" if moved == "agrees" else f", though its change from its baseline, {first['moves_ours']:+.2f} "
+                  f"[{first['moves_low']:+.2f}, {first['moves_high']:+.2f}], is {moved}"))
+        return (head + f" Of {judged}, {names} recover{'s' if len(inside) == 1 else ''} it{how}."
+                + _moves_most(done, table, grid) + rest)
     near = (f"{closest['what']}, at {closest['exponent_ours']:.2f} [{closest['exponent_low']:.2f}, "
             f"{closest['exponent_high']:.2f}] ({closest['verdict']})")
     if len(done) == 1:
-        return head + f" The one other reading judged does not recover it: {near}." + _moves_most(done) + rest
+        return head + f" The one other reading judged does not recover it: {near}." + _moves_most(done, table, grid) + rest
     return head + f" None of the {len(done)} other readings judged recovers it; the closest is {near}." + \
-        _moves_most(done) + rest
+        _moves_most(done, table, grid) + rest
 
 
-def _moves_most(done: pd.DataFrame) -> str:
+def _moves_most(done: pd.DataFrame, table: pd.DataFrame, grid) -> str:
     """Which judged reading moves the exponent most from its baseline, with its registered 'moves' verdict."""
     moved = done[done["moves_ours"].notna()] if "moves_ours" in done else done.iloc[:0]
     if not len(moved):
@@ -94,9 +101,14 @@ def _moves_most(done: pd.DataFrame) -> str:
     verdict = claims.claim(f"unsaid.{top['reading']}.moves").status(top["moves_ours"], (top["moves_low"], top["moves_high"]))
     says = {"agrees": "by more than 0.2: it moves the law",
             "differs": "within ±0.2: it does not move the law"}.get(verdict, "inconclusive")
-    lead = "It moves" if len(moved) == 1 else f"The one that moves it most is {top['what']}:"
-    return (f" {lead} the exponent by {top['moves_ours']:+.2f} [{top['moves_low']:+.2f}, {top['moves_high']:+.2f}] "
-            f"({says}).")
+    who = "That reading" if len(moved) == 1 else f"The reading that moves it most, {top['what']},"
+    text = (f" {who} moves the exponent by {top['moves_ours']:+.2f} [{top['moves_low']:+.2f}, {top['moves_high']:+.2f}] "
+            f"({says})")
+    col, base = f"plateau_T{grid.T[1]}", table[table["reading"] == read.baseline_of(top["reading"])]
+    if len(base) and col in table and np.isfinite(top[col]) and np.isfinite(base.iloc[0][col]):
+        text += (f"; its plateau at T = {grid.T[1]} is {top[col]:,.0f} steps, against {base.iloc[0][col]:,.0f} "
+                 f"for {base.iloc[0]['what']}")
+    return text + "."
 
 
 def screen(ctx: Context) -> SimpleNamespace:
@@ -151,7 +163,13 @@ def why_line() -> str:
     if closest is None:
         return "No unstated choice screened yet (Beyond 4)."
     if len(within):
-        return f"Read with {', '.join(within['what'])}, the T exponent comes back to the paper's (Beyond 4)."
+        first = within.iloc[0]
+        moved = claims.claim(f"unsaid.{first['reading']}.moves").status(
+            first["moves_ours"], (first["moves_low"], first["moves_high"]))
+        caveat = "" if moved == "agrees" else ", though not shown to differ from the book's reading"
+        return (f"Read with {', '.join(within['what'])}, the T exponent comes within the paper's: "
+                f"{first['exponent_ours']:.2f} [{first['exponent_low']:.2f}, {first['exponent_high']:.2f}]{caveat} "
+                f"(Beyond 4).")
     if len(done) == 1:
         return (f"The one unstated choice screened so far, {closest['what']}, does not bring it back "
                 f"({closest['exponent_ours']:.2f}; Beyond 4).")
