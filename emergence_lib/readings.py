@@ -13,6 +13,8 @@ reading a careful reader of the paper could have made instead (chapter "What the
   by 1/√(2·layers);
 * ``input_scale``: tokens N(0, I/d) (book), or N(0, I) (targets computed from the unscaled token, so that the loss still
   starts at ½ and the threshold keeps its meaning);
+* ``relevance_gain``: the relevance feature is 0/1 (book), or 0/gain: how loud the marker of the relevant token is
+  against the positions (a follow-up reading, registered after the first screen's Vaswani result);
 * ``adam_eps``, ``adam_beta2``: Adam's ε and β₂ (PyTorch's defaults 1e-8 and 0.999 in the book);
 * ``clip_norm``: no clipping (book, None), or each seed's gradient clipped to this global norm;
 * ``precision``: float32 (book), or bfloat16 autocast of the forward pass (losses in float32).
@@ -49,6 +51,7 @@ class Readings:
     positions: Literal["sinusoidal", "scaled", "learned", "none"] = field(default="sinusoidal", metadata=OMIT_AT_DEFAULT)
     weight_init: Literal["torch", "gpt2"] = field(default="torch", metadata=OMIT_AT_DEFAULT)
     input_scale: Literal["per_dim", "unit"] = field(default="per_dim", metadata=OMIT_AT_DEFAULT)
+    relevance_gain: float = field(default=1.0, metadata=OMIT_AT_DEFAULT)
     adam_eps: float = field(default=1e-8, metadata=OMIT_AT_DEFAULT)
     adam_beta2: float = field(default=0.999, metadata=OMIT_AT_DEFAULT)
     clip_norm: float | None = field(default=None, metadata=OMIT_AT_DEFAULT)
@@ -65,6 +68,12 @@ class Readings:
             if isinstance(v, bool) or not isinstance(v, numbers.Real) or not (math.isfinite(v) and low < float(v) < high):
                 raise ConfigError(f"{name} must be a number in ({low:g}, {high:g}), got {v!r}")
             object.__setattr__(self, name, float(v))
+        g = self.relevance_gain
+        if isinstance(g, bool) or not isinstance(g, numbers.Real) or not (math.isfinite(g) and 0 < g <= 1024):
+            raise ConfigError(f"relevance_gain must be a number in (0, 1024], got {g!r}")
+        object.__setattr__(self, "relevance_gain", float(g))
+        if self.relevance_gain != 1.0 and not getattr(self, "relevance_feature", True):
+            raise ConfigError("relevance_gain needs relevance_feature=True (it scales that feature)")
         c = self.clip_norm
         if c is not None:
             if isinstance(c, bool) or not isinstance(c, numbers.Real) or not (math.isfinite(c) and c > 0):

@@ -41,6 +41,7 @@ class SingleLocationRegression(RegressionTask):
     # The model's inputs are the tokens × token_gain (√d: the N(0, I) reading of `readings`); the target is computed
     # from the token before the gain, so the loss still starts at ½ whatever the gain.
     token_gain: float = 1.0
+    flag_gain: float = 1.0  # the relevance feature is 0/flag_gain (the relevance_gain reading of `readings`)
 
     def __post_init__(self) -> None:
         self.check_task()
@@ -115,7 +116,8 @@ class SingleLocationRegression(RegressionTask):
         if self.token_gain != 1.0:
             x = x * self.token_gain
         if self.relevance_feature:
-            x = torch.cat([x, mask[..., None].to(x.dtype)], dim=-1)  # (n, T, d + 1): the flag is 0/1 at any gain
+            flag = mask[..., None].to(x.dtype) * self.flag_gain  # 0/1 at any token gain; 0/flag_gain
+            x = torch.cat([x, flag], dim=-1)  # (n, T, d + 1)
         return x, y, mask
 
 

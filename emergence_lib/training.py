@@ -239,7 +239,8 @@ class RegressionTraining(TaskTraining):
         self.config, self.device = c, device
         data = data_seeds(c, seeds)  # the task, its batches and held-out sets; ``seeds`` draw the initialisation
         gain = math.sqrt(c.d) if c.input_scale == "unit" else 1.0  # tokens N(0, I) instead of N(0, I/d)
-        self.tasks = [SingleLocationRegression(**fields_of(RegressionTask, c), task_seed=s, token_gain=gain) for s in data]
+        self.tasks = [SingleLocationRegression(**fields_of(RegressionTask, c), task_seed=s, token_gain=gain,
+                                               flag_gain=c.relevance_gain) for s in data]
         self.train_gens = [torch.Generator().manual_seed(104_729 * s + 3) for s in data]
         eval_gens = [torch.Generator().manual_seed(104_729 * s + 5) for s in data]
         repeated = c.B > 1 or c.p > 0

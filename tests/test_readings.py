@@ -35,13 +35,15 @@ def test_the_books_reading_is_left_out_of_every_key():
     c = TransformerRegressionConfig(T=T, d=D)
     assert not set(DEFAULTS) & set(config_dict(c))
     for name, value in (("readout", "mean"), ("positions", "none"), ("weight_init", "gpt2"), ("input_scale", "unit"),
-                        ("adam_eps", 1e-6), ("adam_beta2", 0.95), ("clip_norm", 1.0), ("precision", "bfloat16")):
+                        ("adam_eps", 1e-6), ("adam_beta2", 0.95), ("clip_norm", 1.0), ("precision", "bfloat16"),
+                        ("relevance_gain", 16.0)):
         assert config_dict(TransformerRegressionConfig(T=T, d=D, **{name: value}))[name] == value
 
 
 @pytest.mark.parametrize("bad", [dict(readout="first"), dict(positions="rotary"), dict(adam_eps=0), dict(adam_beta2=1.0),
                                  dict(clip_norm=-1.0), dict(clip_norm=float("nan")), dict(precision="float16"),
-                                 dict(readout="mean", record_attention=True)])
+                                 dict(readout="mean", record_attention=True), dict(relevance_gain=0.0),
+                                 dict(relevance_gain=float("inf")), dict(relevance_gain=4.0, relevance_feature=False, random_position=False)])
 def test_a_bad_reading_is_refused_by_name(bad):
     with pytest.raises(ConfigError, match=next(iter(bad))):
         TransformerRegressionConfig(T=T, d=D, **bad)
@@ -130,6 +132,23 @@ def test_unit_input_scale_from_the_samplers_output():
         relevant = tokens[mask] / math.sqrt(d)  # (n, d): one flagged token a sequence at B = 1
         assert torch.allclose(relevant @ task.w_star.T, y, atol=1e-5) == (gain != 1.0)
         assert abs(0.5 * float(y.pow(2).sum(-1).mean()) - 0.5) < 0.03
+
+
+def test_a_louder_relevance_feature_from_the_training_samplers_output():
+    """relevance_gain = 16: the feature the training's own sampler emits is 16 at the relevant token and 0 elsewhere,
+    and the tokens and targets are those of the book's reading, draw for draw. At the book's reading it is 0/1, so the
+    first check fails there."""
+    from emergence_lib.training import RegressionTraining
+
+    draws = {}
+    for gain in (16.0, 1.0):
+        c = TransformerRegressionConfig(T=16, d=D, d_model=16, d_qk=4, eval_size=8, relevance_gain=gain)
+        task = RegressionTraining(c, [0], "cpu").tasks[0]
+        x, y, mask = task.sample(400, torch.Generator().manual_seed(0))
+        assert torch.equal(x[..., D], 16.0 * mask) == (gain == 16.0)
+        assert int((x[..., D] != 0).sum(1).max()) == 1  # one flagged token a sequence at B = 1
+        draws[gain] = (x[..., :D], y)
+    assert all(torch.equal(a, b) for a, b in zip(draws[16.0], draws[1.0]))
 
 
 def test_adams_eps_and_beta2_reach_the_optimiser():
