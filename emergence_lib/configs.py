@@ -106,6 +106,11 @@ class RecallTask:
     B: int = 1
     p: float = 0.0
     n_repeated: int = 2
+    # Unsaid (spec §3.3, §10.10): a training draw with no occurrence of the query is redrawn ("redraw", the book; at
+    # B = 1 the query sits in exactly one slot) or kept ("kept": Bernoulli(B/N) slots at every B); the test set places
+    # the query exactly once ("once", the book) or by the same Bernoulli(1/N) rule, absences kept ("bernoulli").
+    zero_occurrences: Literal["redraw", "kept"] = field(default="redraw", metadata=OMIT_AT_DEFAULT)
+    test_set: Literal["once", "bernoulli"] = field(default="once", metadata=OMIT_AT_DEFAULT)
 
     def check_task(self) -> None:
         check_recall_task(self)
@@ -387,6 +392,8 @@ def check_recall_task(cfg: RecallTask) -> None:
     for name, value in (("n_tokens", n_tokens), ("n_pairs", n_pairs), ("B", B), ("n_repeated", n_rep)):
         normalise(cfg, name, value)
     normalise(cfg, "p", float(p))
+    check_choice("zero_occurrences", cfg.zero_occurrences, ("redraw", "kept"))
+    check_choice("test_set", cfg.test_set, ("once", "bernoulli"))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -226,8 +226,11 @@ class AssociativeRecallTask(RecallTask):
         none, one = (1 - q) ** N, N * q * (1 - q) ** (N - 1)
         return (1 - none - one) / (1 - none)
 
-    def sample(self, n: int, generator: torch.Generator, B: int | None = None, p: float | None = None) -> RecallBatch:
-        """n sequences from the training distribution, or with B and p overridden (test: B = 1, p = 0)."""
+    def sample(self, n: int, generator: torch.Generator, B: int | None = None, p: float | None = None,
+               test: bool = False) -> RecallBatch:
+        """n sequences from the training distribution, or with B and p overridden (test: B = 1, p = 0, ``test``:
+        the test set's rule for the query's slots, `RecallTask.test_set`)."""
+        rule = self.test_set if test else self.zero_occurrences  # once/redraw: the book's; kept/bernoulli: absences kept
         B = self.B if B is None else B
         p = self.p if p is None else p
         V, N = self.n_tokens, self.n_pairs
@@ -238,12 +241,12 @@ class AssociativeRecallTask(RecallTask):
             probs = torch.full((V,), (1 - p) / V, dtype=torch.float64)
             probs[self.repeated_tokens] += p / self.n_repeated
         query = torch.multinomial(probs.float(), n, replacement=True, generator=generator)  # (n,)
-        if B == 1:
+        if B == 1 and rule in ("redraw", "once"):
             slots = torch.zeros(n, N, dtype=torch.bool)
             slots[torch.arange(n), torch.randint(N, (n,), generator=generator)] = True
         else:
             slots = torch.rand(n, N, generator=generator) < B / N  # (n, N)
-            empty = ~slots.any(dim=1)
+            empty = ~slots.any(dim=1) if rule in ("redraw", "once") else torch.zeros(n, dtype=torch.bool)
             while empty.any():  # redraw the sequences with no occurrence
                 slots[empty] = torch.rand(int(empty.sum()), N, generator=generator) < B / N
                 empty = ~slots.any(dim=1)

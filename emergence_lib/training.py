@@ -365,7 +365,7 @@ class RecallTraining(TaskTraining):
         self.train_gens = [torch.Generator().manual_seed(104_729 * s + 11) for s in data]
         eval_gens = [torch.Generator().manual_seed(104_729 * s + 13) for s in data]
         repeated = c.B > 1 or c.p > 0
-        sets = {"test": sample_recall_ensemble(self.tasks, c.eval_size, eval_gens, B=1, p=0.0)}
+        sets = {"test": sample_recall_ensemble(self.tasks, c.eval_size, eval_gens, B=1, p=0.0, test=True)}
         if repeated:
             sets["train_distribution"] = sample_recall_ensemble(self.tasks, c.eval_size, eval_gens)
         self.eval_sets = {k: b.to(device) for k, b in sets.items()}
@@ -374,7 +374,7 @@ class RecallTraining(TaskTraining):
         self.trigger_set = None
         if "trigger_attn_" in c.schedule:
             trigger_gens = [torch.Generator().manual_seed(104_729 * s + 17) for s in data]
-            self.trigger_set = sample_recall_ensemble(self.tasks, c.eval_size, trigger_gens, B=1, p=0.0).to(device)
+            self.trigger_set = sample_recall_ensemble(self.tasks, c.eval_size, trigger_gens, B=1, p=0.0, test=True).to(device)
         self.measured = c.emergence_on if repeated else "test"
         self.model = EnsembleTransformer(recall_model_config(c), seeds).to(device)
 

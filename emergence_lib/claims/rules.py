@@ -82,9 +82,9 @@ class IntervalRule:
         if not (math.isfinite(low) and math.isfinite(high)):
             return "inconclusive"
         tr = math.log if self.log else (lambda v: v)
-        if self.outside is not None:
-            b = self.outside
-            return "agrees" if low > b or high < -b else "differs" if -b <= low and high <= b else "inconclusive"
+        if self.outside is not None:  # with ``log``: a ratio's interval against [1/e^outside, e^outside]
+            b, lo, hi = self.outside, tr(low), tr(high)
+            return "agrees" if lo > b or hi < -b else "differs" if -b <= lo and hi <= b else "inconclusive"
         if self.above is not None:
             return "agrees" if tr(low) > tr(self.above) else "differs" if tr(high) < tr(self.above) else "inconclusive"
         if paper is None:

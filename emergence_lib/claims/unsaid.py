@@ -6,9 +6,14 @@
   did not exist when it was chosen; the first seeds' reading is registered beside it and reads as after its data.
 * The screen of the paper's unstated choices (`unsaid.runs.Unsaid`): for each reading, whether it moves the T
   exponent (64 → 256, d = 8) by more than 0.2 from the book's reading, and whether it brings it to the paper's 0.80.
+* The recall task's unstated choices (`unsaid.runs.UnsaidRecall`), registered later, before any of their runs: the
+  book's reading on fresh seeds against the paper's ≈4× in-context speed-up, and for each other reading, whether it
+  moves that speed-up by more than 1.5× and whether it brings it to ≈4×.
 """
 
 from __future__ import annotations
+
+import math
 
 from ..experiments.regression.runs import point_key
 from ..experiments.table1 import runs as table1
@@ -21,6 +26,9 @@ from .rules import EXPONENT_WIDTH, Claim, IntervalRule, _c
 # is inconclusive, and about a quarter of the gap between the book's T exponent where it departs most (1.5-1.9 at
 # T >= 128) and the paper's 0.80.
 MOVES_BY = 0.2
+# How far a recall reading must move Figure 5's in-context speed-up to count: 1.5x either way, about half the log gap
+# between the book's 1.67x and the paper's ≈4x.
+MOVES_BY_RATIO = 1.5
 
 JOINT_RULE = ("the least-squares fit of log plateau = c + α log d + β log T + γ log B to the points' mean log plateaus "
               "(each point once: the mean over its seeds that crossed; a point where none crossed is left out and "
@@ -88,5 +96,32 @@ def _unsaid_claims() -> tuple[Claim, ...]:
     return tuple(out)
 
 
+def _unsaid_recall_claims() -> tuple[Claim, ...]:
+    g = unsaid.UNSAID_RECALL_GRIDS["paper_cpu"]
+    lo, hi = g.B
+    speedup = (f"steps to {g.threshold:.0%} test accuracy at B = {lo} over B = {hi}, paired by seed (N_tokens "
+               f"{g.n_tokens}, {g.n_pairs} pairs, Table 1's pre-LN recall model, seeds {g.seeds[0]}-{g.seeds[-1]}), "
+               "geometric mean with a 95% t interval; a seed that has not crossed at both B leaves it undefined (inconclusive: "
+               "dropping it would bias the ratio)")
+    rule = IntervalRule(max_width=0.5, log=True)  # chapter 4's rule for this speed-up
+    out = [_c("unsaid_recall.book.speedup", "5 left", "B4_unsaid",
+              "The book's reading of recall, on fresh seeds: in-context repetition speeds emergence up about 4×",
+              "≈4× (read off the figure)", "figure5_speedup.B", speedup, rule, expected=None, scale="paper_cpu",
+              reads=("unsaid_recall:book",))]
+    for key, what, _ in unsaid.RECALL_READINGS[1:]:
+        out.append(_c(f"unsaid_recall.{key}.moves", "5 left", "B4_unsaid",
+                      f"Reading recall with {what} moves the in-context speed-up by more than {MOVES_BY_RATIO:g}×",
+                      f"moves by > {MOVES_BY_RATIO:g}×", None,
+                      "this reading's speed-up over the book's, each " + speedup + "; Welch 95% interval of the log "
+                      "difference", IntervalRule(outside=math.log(MOVES_BY_RATIO), log=True), expected=None,
+                      scale="paper_cpu", reads=(f"unsaid_recall:{key}", "unsaid_recall:book")))
+        out.append(_c(f"unsaid_recall.{key}.recovers", "5 left", "B4_unsaid",
+                      f"Reading recall with {what}: in-context repetition speeds emergence up about 4×",
+                      "≈4× (read off the figure)", "figure5_speedup.B", speedup, rule, expected=None,
+                      scale="paper_cpu", reads=(f"unsaid_recall:{key}",)))
+    return tuple(out)
+
+
 JOINT_CLAIMS = _joint_claims()
 UNSAID_CLAIMS = _unsaid_claims()
+UNSAID_RECALL_CLAIMS = _unsaid_recall_claims()

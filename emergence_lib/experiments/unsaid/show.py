@@ -9,13 +9,15 @@ import numpy as np
 import pandas as pd
 
 from ... import claims
+from ...claims.unsaid import MOVES_BY_RATIO
 from ...paper import PAPER
 from ...report import glue_figure, glue_text
 from ..context import Context
 from . import read
-from .runs import READINGS, Unsaid, UnsaidGrid
+from .runs import READINGS, Unsaid, UnsaidGrid, UnsaidRecall, UnsaidRecallGrid
 
 PAPER_T = float(PAPER["figure3"]["T"])
+PAPER_SPEEDUP = float(PAPER["figure5_speedup"]["B"])
 
 
 def judge(ctx: Context, results: dict, grid: UnsaidGrid) -> list[claims.ClaimResult]:
@@ -177,8 +179,101 @@ def why_line() -> str:
             f"{closest['exponent_ours']:.2f} (Beyond 4).")
 
 
+def _recall_claims(key: str) -> list[str]:
+    return ["unsaid_recall.book.speedup"] if key == "book" else [f"unsaid_recall.{key}.moves",
+                                                                 f"unsaid_recall.{key}.recovers"]
+
+
+def _recall_verdicts(row: pd.Series) -> dict[str, str]:
+    """The registered verdicts of one recall reading's row, by claim key."""
+    out: dict[str, str] = {}
+    for c in _recall_claims(row["reading"]):
+        part = "moves" if c.endswith(".moves") else "speedup"
+        ours, low, high = (row.get(f"{part}_{k}", np.nan) for k in ("ours", "low", "high"))
+        out[c] = claims.claim(c).status(ours, (low, high))
+    return out
+
+
+def judge_recall(ctx: Context, results: dict, grid: UnsaidRecallGrid) -> list[claims.ClaimResult]:
+    """Every registered claim of the recall screen whose runs, and the book's, are all stored."""
+    checked, scale = [], "smoke" if ctx.scale == "smoke" else "paper_cpu"
+    table = read.recall_screen(results, grid).set_index("reading") if results else pd.DataFrame()
+    for key in grid.readings:
+        need = [key] if key == "book" else [key, "book"]
+        if not all(read.recall_complete(results, grid, k) for k in need):
+            stored = sum(len(results[k].summary) for k in need if k in results)
+            for c in _recall_claims(key):
+                claims.record_not_run(c, f"not run yet ({stored} of {len(need) * len(grid.seeds) * len(grid.B)} runs)")
+            continue
+        row = table.loc[key]
+        speedup, moves = ([float(row.get(f"{part}_{k}", np.nan)) for k in ("ours", "low", "high")]
+                          for part in ("speedup", "moves"))
+        if key == "book":
+            checked.append(claims.record("unsaid_recall.book.speedup", speedup[0], scale, interval=(speedup[1], speedup[2])))
+            continue
+        checked.append(claims.record(f"unsaid_recall.{key}.moves", moves[0], scale, interval=(moves[1], moves[2])))
+        checked.append(claims.record(f"unsaid_recall.{key}.recovers", speedup[0], scale, interval=(speedup[1], speedup[2])))
+    return checked
+
+
+def _ratio(row: pd.Series, part: str) -> str:
+    v = [row.get(f"{part}_{k}", np.nan) for k in ("ours", "low", "high")]
+    if not np.isfinite(v[0]):
+        return "—"
+    return f"{v[0]:.2f}×" + (f" [{v[1]:.2f}, {v[2]:.2f}]" if np.isfinite(v[1]) else " [undefined: a seed did not cross]")
+
+
+def answer_recall(table: pd.DataFrame, grid: UnsaidRecallGrid, results: dict) -> str:
+    """The recall screen's answer, from the registered verdicts of the readings whose runs (and the book's) are stored."""
+    if not len(table) or not read.recall_complete(results, grid, "book"):
+        return "The book's reading of recall has runs still to come: nothing is judged yet."
+    rows = table.set_index("reading", drop=False)
+    book = rows.loc["book"]
+    lo, hi = grid.B
+    text = (f"On fresh seeds, the book's reading speeds recall up {_ratio(book, 'speedup')} from B = {lo} to {hi}, "
+            f"against the paper's ≈{PAPER_SPEEDUP:g}× ({_recall_verdicts(book)['unsaid_recall.book.speedup']}).")
+    done = [k for k in grid.readings if k != "book" and k in rows.index and read.recall_complete(results, grid, k)]
+    for k in done:
+        r, v = rows.loc[k], _recall_verdicts(rows.loc[k])
+        text += (f" With {r['what']}: {_ratio(r, 'speedup')} ({v[f'unsaid_recall.{k}.recovers']} against ≈"
+                 f"{PAPER_SPEEDUP:g}×), {_ratio(r, 'moves')} the book's ({v[f'unsaid_recall.{k}.moves']} on moving it "
+                 f"by more than {MOVES_BY_RATIO:g}×).")
+    waiting = len(grid.readings) - 1 - len(done)
+    return text + (f" {waiting} other reading{'s' if waiting != 1 else ''} of recall still "
+                   f"{'have' if waiting != 1 else 'has'} runs to come." if waiting else "")
+
+
+def recall_screen(ctx: Context) -> SimpleNamespace:
+    """The recall screen: its table, its answer (glued), and the results its claims read."""
+    fig_cfg = UnsaidRecall(scale="smoke" if ctx.scale == "smoke" else "paper_cpu")
+    results = ctx.run(fig_cfg) if ctx.scale == "smoke" else fig_cfg.cached()[0]
+    grid = fig_cfg.grid
+    table = read.recall_screen(results, grid) if results else pd.DataFrame()
+    glue_text("unsaid_recall_answer", answer_recall(table, grid, results))
+    lo, hi = grid.B
+    shown = pd.DataFrame([{"reading": r["what"],
+                           f"steps to {grid.threshold:.0%} at B = {lo}": f"{r[f'steps_B{lo}']:,.0f}" if np.isfinite(r[f"steps_B{lo}"]) else "—",
+                           f"steps at B = {hi}": f"{r[f'steps_B{hi}']:,.0f}" if np.isfinite(r[f"steps_B{hi}"]) else "—",
+                           "seeds crossed": f"{r[f'crossed_B{lo}']}/{r[f'stored_B{lo}']}, {r[f'crossed_B{hi}']}/{r[f'stored_B{hi}']}",
+                           "in-context speed-up [95%]": _ratio(r, "speedup"),
+                           "over the book's [95%]": _ratio(r, "moves") if r["reading"] != "book" else "—"}
+                          for _, r in table.iterrows()])
+    return SimpleNamespace(table=table, results=results, grid=grid, shown=shown)
+
+
 def why_line_recall() -> str:
-    """The landing page's Figure 5 reason, from what the screen covers: its readings are of the regression task."""
-    if "transformer_recall" in {r.kind for r in Unsaid(scale="paper_cpu").runs()}:
-        return why_line()
-    return "No unstated choice of recall screened yet (Beyond 4 screens regression)."
+    """The landing page's Figure 5 reason, from the recall readings whose runs, and the book's, are all stored."""
+    fig_cfg = UnsaidRecall(scale="paper_cpu")
+    results, grid = fig_cfg.cached()[0], fig_cfg.grid
+    if not read.recall_complete(results, grid, "book"):
+        return "No unstated choice of recall judged yet (Beyond 4)."
+    rows = read.recall_screen(results, grid).set_index("reading", drop=False)
+    done = [k for k in grid.readings if k != "book" and k in rows.index and read.recall_complete(results, grid, k)]
+    if not done:
+        return "No unstated choice of recall judged yet (Beyond 4)."
+    hits = [k for k in done if _recall_verdicts(rows.loc[k])[f"unsaid_recall.{k}.recovers"] == "agrees"]
+    if hits:
+        return f"Read with {rows.loc[hits[0], 'what']}, the speed-up comes within the paper's: {_ratio(rows.loc[hits[0]], 'speedup')} (Beyond 4)."
+    best = max(done, key=lambda k: rows.loc[k, "speedup_ours"] if np.isfinite(rows.loc[k, "speedup_ours"]) else -1)
+    return (f"No unstated choice of recall screened brings it to ≈{PAPER_SPEEDUP:g}×; the largest, with "
+            f"{rows.loc[best, 'what']}: {_ratio(rows.loc[best], 'speedup')} (Beyond 4).")
