@@ -87,19 +87,20 @@ def recall_log_speedups(result: SweepResult, grid: UnsaidRecallGrid) -> np.ndarr
 
 
 def recall_screen(results: dict[str, SweepResult], grid: UnsaidRecallGrid) -> pd.DataFrame:
-    """One row per recall reading run so far: the geometric-mean steps at each B over its crossed seeds, its
+    """One row per recall reading (nan where nothing is measured yet): the geometric-mean steps at each B over its crossed seeds, its
     in-context speed-up (paired by seed, 95% t interval; undefined unless every seed crossed at both B) and, except
     the book's, that speed-up over the book's (Welch 95% interval of the log difference)."""
     names = {k: what for k, what, _ in RECALL_READINGS}
     col = f"steps to {grid.threshold:.0%}"
     book = recall_log_speedups(results["book"], grid) if "book" in results else None
     rows = []
-    for key in grid.readings:
+    for key in grid.readings:  # every reading, with nothing measured where none of its runs is stored yet
         r = results.get(key)
+        row: dict[str, object] = {"reading": key, "what": names[key]}
         if r is None or not len(r.summary):
+            rows.append(row | {f"{k}_B{B}": 0 for B in grid.B for k in ("stored", "crossed")})
             continue
         table = crossing_table(r)
-        row: dict[str, object] = {"reading": key, "what": names[key]}
         for B in grid.B:
             steps = table[table["B"] == B][col].to_numpy(float)
             row[f"stored_B{B}"], row[f"crossed_B{B}"] = len(steps), int(np.isfinite(steps).sum())
@@ -111,7 +112,9 @@ def recall_screen(results: dict[str, SweepResult], grid: UnsaidRecallGrid) -> pd
             est, lo, hi = contrast_interval([x, book], [1, -1])
             row |= {"moves_ours": math.exp(est), "moves_low": math.exp(lo), "moves_high": math.exp(hi)}
         rows.append(row)
-    return pd.DataFrame(rows)
+    columns = ["reading", "what", *(f"{k}_B{B}" for B in grid.B for k in ("stored", "crossed", "steps")),
+               *(f"{q}_{k}" for q in ("speedup", "moves") for k in ("ours", "low", "high"))]
+    return pd.DataFrame(rows).reindex(columns=columns)
 
 
 def recall_complete(results: dict[str, SweepResult], grid: UnsaidRecallGrid, key: str) -> bool:

@@ -197,7 +197,7 @@ def _recall_verdicts(row: pd.Series) -> dict[str, str]:
 def judge_recall(ctx: Context, results: dict, grid: UnsaidRecallGrid) -> list[claims.ClaimResult]:
     """Every registered claim of the recall screen whose runs, and the book's, are all stored."""
     checked, scale = [], "smoke" if ctx.scale == "smoke" else "paper_cpu"
-    table = read.recall_screen(results, grid).set_index("reading") if results else pd.DataFrame()
+    table = read.recall_screen(results, grid).set_index("reading")
     for key in grid.readings:
         need = [key] if key == "book" else [key, "book"]
         if not all(read.recall_complete(results, grid, k) for k in need):
@@ -248,13 +248,14 @@ def recall_screen(ctx: Context) -> SimpleNamespace:
     fig_cfg = UnsaidRecall(scale="smoke" if ctx.scale == "smoke" else "paper_cpu")
     results = ctx.run(fig_cfg) if ctx.scale == "smoke" else fig_cfg.cached()[0]
     grid = fig_cfg.grid
-    table = read.recall_screen(results, grid) if results else pd.DataFrame()
+    table = read.recall_screen(results, grid)
     glue_text("unsaid_recall_answer", answer_recall(table, grid, results))
     lo, hi = grid.B
     shown = pd.DataFrame([{"reading": r["what"],
                            f"steps to {grid.threshold:.0%} at B = {lo}": f"{r[f'steps_B{lo}']:,.0f}" if np.isfinite(r[f"steps_B{lo}"]) else "—",
                            f"steps at B = {hi}": f"{r[f'steps_B{hi}']:,.0f}" if np.isfinite(r[f"steps_B{hi}"]) else "—",
-                           "seeds crossed": f"{r[f'crossed_B{lo}']}/{r[f'stored_B{lo}']}, {r[f'crossed_B{hi}']}/{r[f'stored_B{hi}']}",
+                           "seeds crossed": f"{r[f'crossed_B{lo}']}/{r[f'stored_B{lo}']}, {r[f'crossed_B{hi}']}/{r[f'stored_B{hi}']}"
+                           if r[f"stored_B{lo}"] or r[f"stored_B{hi}"] else "runs to come",
                            "in-context speed-up [95%]": _ratio(r, "speedup"),
                            "over the book's [95%]": _ratio(r, "moves") if r["reading"] != "book" else "—"}
                           for _, r in table.iterrows()])
