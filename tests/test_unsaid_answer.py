@@ -43,3 +43,14 @@ def test_the_answer_names_how_far_the_reading_moves_the_law(monkeypatch, grid):
     near = show.answer(_table(0.50, 1.30), grid, {})  # moves by -0.14 [-0.54, +0.26]: cannot say
     assert "moves the exponent by -0.74 [-0.84, -0.64] (by more than 0.2: it moves the law)" in far
     assert "(inconclusive)." in near and "it moves the law" not in near
+
+
+def test_the_recall_screen_reads_with_no_run_stored():
+    """With no recall run stored, every reading still has its row (nothing measured), and the answer says so:
+    B4 once failed to build there."""
+    from emergence_lib.experiments.unsaid.runs import UnsaidRecall
+
+    g = UnsaidRecall(scale="paper_cpu").grid
+    table = read.recall_screen({}, g)
+    assert list(table["reading"]) == list(g.readings) and table["speedup_ours"].isna().all()
+    assert show.answer_recall(table, g, {}).startswith("The book's reading of recall has runs still to come")
