@@ -430,7 +430,8 @@ def _paper_cpu_cell(c: Claim) -> str:
               "recall_t1.": ("Table 1's recall model", "rt1_runs"),
               "table1.ablations.": ("Table 1's width", "t1a_runs"),
               "table1.joint.": ("fresh seeds of Table 1's model", "t1j_runs"),
-              "unsaid.": ("the unstated-choices screen", "unsaid_runs")}
+              "unsaid.": ("the unstated-choices screen", "unsaid_runs"),
+              "unsaid_recall.": ("the recall readings' screen", "unsaid_recall_runs")}
     grid = next((v for k, v in stored.items() if c.key.startswith(k)), None)
     where = (f"{grid[0]}: {{glue:text}}`{doc}::{grid[1]}:s` runs stored" if grid
              else f"Table 1's settings on {{glue:text}}`{doc}::t1_coverage:s`")

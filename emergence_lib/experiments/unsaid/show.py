@@ -246,7 +246,8 @@ def answer_recall(table: pd.DataFrame, grid: UnsaidRecallGrid, results: dict) ->
 def recall_screen(ctx: Context) -> SimpleNamespace:
     """The recall screen: its table, its answer (glued), and the results its claims read."""
     fig_cfg = UnsaidRecall(scale="smoke" if ctx.scale == "smoke" else "paper_cpu")
-    results = ctx.run(fig_cfg) if ctx.scale == "smoke" else fig_cfg.cached()[0]
+    results, have, need = (ctx.run(fig_cfg), 0, 0) if ctx.scale == "smoke" else fig_cfg.cached()
+    glue_text("unsaid_recall_runs", f"{have} of {need}")
     grid = fig_cfg.grid
     table = read.recall_screen(results, grid)
     glue_text("unsaid_recall_answer", answer_recall(table, grid, results))
