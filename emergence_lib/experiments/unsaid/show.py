@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
@@ -120,17 +121,20 @@ def screen(ctx: Context) -> SimpleNamespace:
     grid = fig_cfg.grid
     table = read.screen(results, grid)
     glue_text("unsaid_answer", answer(table, grid, results))
-    fig, ax = plt.subplots(figsize=(7, 0.45 * max(len(table), 2) + 1.2))
+    fig, ax = plt.subplots(figsize=(8, 0.55 * max(len(table), 2) + 1.4))
     if len(table):
         y = np.arange(len(table))[::-1]
-        ok = table["exponent_ours"].notna()
+        # A reading is drawn once all its runs are stored: two seeds of four are not its estimate.
+        full = np.array([read.complete(results, grid, k) for k in table["reading"]])
+        ok = table["exponent_ours"].notna().to_numpy() & full
         err = np.vstack([table["exponent_ours"] - table["exponent_low"], table["exponent_high"] - table["exponent_ours"]])
         ax.errorbar(table["exponent_ours"][ok], y[ok], xerr=err[:, ok], fmt="o", color="C0", capsize=3,
                     label="ours, 95% interval")
-        ax.set_yticks(y, table["what"])
+        ax.set_yticks(y, [textwrap.fill(w, 34) + ("" if f else " (runs to come)") for w, f in zip(table["what"], full)],
+                      fontsize=9)
     ax.axvline(PAPER_T, color="k", ls="--", label=f"the paper's {PAPER_T:.2f}")
     ax.set_xlabel(f"T exponent, T = {grid.T[0]} → {grid.T[1]} (d = {grid.d})")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)  # above: never on a point
     fig.tight_layout()
     glue_figure("unsaid_fig", fig)
     return SimpleNamespace(table=table, results=results, grid=grid, shown=reader_table(table, grid))
