@@ -79,8 +79,14 @@ def relevant_attention(patterns: list[torch.Tensor], query_slots: torch.Tensor) 
 
     * value → key: from the relevant value token (position 2s+1) to its key (2s), the copying step;
     * query → value: from the query (last position) to the relevant value token, the selection step.
-    Sequences must hold the query exactly once (test data), in slot s.
+    Averaged over the sequences that hold the query exactly once, in slot s (every test sequence, but under the
+    ``test_set="bernoulli"`` reading, where it may be absent or repeated).
     """
+    once = query_slots.sum(-1) == 1  # (E, n)
+    if not bool(once.all()):  # the mean over the single-copy sequences of each member (the same arithmetic otherwise)
+        w = once.float() / once.float().sum(1, keepdim=True).clamp(min=1)  # (E, n)
+        vk_w, qv_w = relevant_attention_weighted(patterns, query_slots, w)
+        return vk_w, qv_w
     slot = query_slots.float().argmax(dim=-1)  # (E, n)
     v_pos, k_pos = 2 * slot + 1, 2 * slot
     vk, qv = [], []
@@ -90,6 +96,21 @@ def relevant_attention(patterns: list[torch.Tensor], query_slots: torch.Tensor) 
         vk.append(rows.gather(3, k_pos[:, :, None, None].expand(E, n, H, 1))[..., 0].mean(1))  # (E, H)
         last = pattern[:, :, :, -1, :]  # (E, n, H, T): the query's row
         qv.append(last.gather(3, v_pos[:, :, None, None].expand(E, n, H, 1))[..., 0].mean(1))  # (E, H)
+    return torch.stack(vk, 1).cpu().numpy(), torch.stack(qv, 1).cpu().numpy()
+
+
+def relevant_attention_weighted(patterns: list[torch.Tensor], query_slots: torch.Tensor,
+                                w: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
+    """`relevant_attention` as a weighted mean over sequences (w: (E, n), each row summing to 1 or 0)."""
+    slot = query_slots.float().argmax(dim=-1)  # (E, n): slot 0 where absent, weighted 0
+    v_pos, k_pos = 2 * slot + 1, 2 * slot
+    vk, qv = [], []
+    for pattern in patterns:  # (E, n, H, T, T)
+        E, n, H, T, _ = pattern.shape
+        rows = pattern.gather(3, v_pos[:, :, None, None, None].expand(E, n, H, 1, T))[:, :, :, 0, :]  # (E, n, H, T)
+        vk.append((rows.gather(3, k_pos[:, :, None, None].expand(E, n, H, 1))[..., 0] * w[..., None]).sum(1))
+        last = pattern[:, :, :, -1, :]  # (E, n, H, T)
+        qv.append((last.gather(3, v_pos[:, :, None, None].expand(E, n, H, 1))[..., 0] * w[..., None]).sum(1))
     return torch.stack(vk, 1).cpu().numpy(), torch.stack(qv, 1).cpu().numpy()
 
 

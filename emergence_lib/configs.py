@@ -431,6 +431,8 @@ class TransformerRecallConfig(RecallTask, Architecture, Optimiser, Probes):
         if isinstance(self.threshold, bool) or not isinstance(self.threshold, numbers.Real) or not 0 < self.threshold < 1:
             raise ConfigError(f"threshold (an accuracy) must lie in (0, 1), got {self.threshold!r}")
         check_choice("emergence_on", self.emergence_on, ("test", "train_distribution"))
+        if self.test_set != "once" and (self.record_entropy or "trigger_attn_" in self.schedule):
+            raise ConfigError("test_set='bernoulli' leaves the query absent or repeated: record_entropy and trigger_attn_* need it once")
 
 
 # Every kind of run, by its ``kind`` (the folder its results are stored in).

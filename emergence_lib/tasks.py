@@ -175,10 +175,12 @@ class AssociativeRecallTask(RecallTask):
       the other keys are distinct tokens drawn without replacement from the
       n_tokens − 1 others, each followed by its value.
 
-    Zero occurrences (our choice, the spec's recommendation, §3.3): with B = 1,
+    Zero occurrences (the book's reading, the spec's recommendation, §3.3): with B = 1,
     and in test data, the query is placed in exactly one uniformly random slot;
     with B > 1 a sequence whose Bernoulli draws give no occurrence is redrawn, so
     the mean count is B / (1 − (1 − B/n_pairs)^n_pairs) (`mean_query_count`).
+    The other readings (``zero_occurrences="kept"``, ``test_set="bernoulli"``) keep
+    such sequences; `mean_query_count` and `repeated_value_share` describe the book's.
     """
 
     task_seed: int = 0

@@ -43,12 +43,13 @@ def test_kept_absences_in_training_from_the_tokens(B):
     assert (book == 1).all() == (B == 1)
 
 
-def test_the_test_set_rule_from_the_tokens():
+@pytest.mark.parametrize("B", [1, 4])
+def test_the_test_set_rule_from_the_tokens(B):
     """'bernoulli': the test set's query is absent about (1 − 1/N)^N of the time, whatever the training rule; the
-    book's test set has it exactly once. The training reading does not touch the test set."""
+    book's test set has it exactly once. The training reading does not touch the test set, at B = 1 either."""
     for reading, absent in (({"test_set": "bernoulli"}, (1 - 1 / N) ** N), ({"zero_occurrences": "kept"}, None),
                             ({}, None)):
-        counts = _occurrences(_training(4, **reading).eval_sets["test"].tokens[0])
+        counts = _occurrences(_training(B, **reading).eval_sets["test"].tokens[0])
         if absent is None:
             assert (counts == 1).all()
         else:
@@ -63,3 +64,24 @@ def test_the_readings_enter_the_key_only_away_from_the_book():
     for bad in ({"zero_occurrences": "never"}, {"test_set": "twice"}):
         with pytest.raises(ConfigError, match=next(iter(bad))):
             TransformerRecallConfig(**base, **bad)
+
+
+def test_attention_is_read_on_the_sequences_with_one_copy():
+    """Under test_set='bernoulli' the relevant-attention curves average only the sequences that hold the query once:
+    a sequence without it (slot 0 by argmax) or with two copies would read attention at an unrelated pair."""
+    from emergence_lib.attention import relevant_attention
+
+    E, n, H, Tn = 1, 3, 1, 2 * N + 1
+    slots = torch.zeros(E, n, N, dtype=torch.bool)
+    slots[0, 0, 2] = True  # once, in slot 2
+    slots[0, 2, [1, 3]] = True  # twice; sequence 1 has none
+    pattern = torch.zeros(E, n, H, Tn, Tn)
+    pattern[0, 0, 0, 5, 4] = 1.0  # value 2s+1 = 5 → key 4: the copy, in the single-copy sequence
+    pattern[0, 1, 0, 1, 0] = 0.5  # what slot 0 would read in the sequence without the query
+    vk, _ = relevant_attention([pattern], slots)
+    assert vk[0, 0, 0] == 1.0  # the book's mean over all three would give 0.5
+
+
+def test_bernoulli_test_sets_refuse_the_probes_that_need_one_copy():
+    with pytest.raises(ConfigError, match="test_set"):
+        TransformerRecallConfig(n_tokens=V, n_pairs=N, test_set="bernoulli", record_entropy=True)

@@ -54,3 +54,23 @@ def test_the_recall_screen_reads_with_no_run_stored():
     table = read.recall_screen({}, g)
     assert list(table["reading"]) == list(g.readings) and table["speedup_ours"].isna().all()
     assert show.answer_recall(table, g, {}).startswith("The book's reading of recall has runs still to come")
+
+
+def test_the_recall_speedup_is_steps_at_B1_over_steps_at_B4(monkeypatch):
+    """From crossing steps alone: seeds at B = 1 take 4x the steps they take at B = 4 (up to a factor 1.1 either
+    way), so the speed-up is about 4 with a finite interval; one seed that never crosses makes it undefined."""
+    from types import SimpleNamespace
+
+    from emergence_lib.experiments.unsaid.runs import UnsaidRecall
+
+    g = UnsaidRecall(scale="paper_cpu").grid
+    def fake(b4: list[float]) -> SimpleNamespace:
+        rows = [{"B": 1, "seed": s, "steps to 50%": 4000.0} for s in g.seeds]
+        rows += [{"B": 4, "seed": s, "steps to 50%": v} for s, v in zip(g.seeds, b4)]
+        return SimpleNamespace(summary=pd.DataFrame(rows), table=pd.DataFrame(rows))
+    monkeypatch.setattr(read, "crossing_table", lambda r: r.table)
+    good = {"book": fake([1000.0, 1100.0, 909.1, 1000.0])}
+    row = read.recall_screen(good, g).set_index("reading").loc["book"]
+    assert abs(row["speedup_ours"] - 4.0) < 0.1 and row["speedup_low"] < 4.0 < row["speedup_high"]
+    bad = {"book": fake([1000.0, 1100.0, float("nan"), 1000.0])}
+    assert read.recall_screen(bad, g).set_index("reading").loc["book"][["speedup_ours", "speedup_low"]].isna().all()

@@ -98,6 +98,10 @@ class IntervalRule:
 
     def describe(self) -> str:
         unit = " in log" if self.log else ""
+        if self.outside is not None and self.log:  # a ratio: its interval against [1/r, r]
+            r = math.exp(self.outside)
+            return (f"agrees if our 95% interval lies outside [1/{r:.3g}, {r:.3g}] (beyond ±{self.outside:.3g} in log), "
+                    f"differs if it lies within it, else inconclusive")
         if self.outside is not None:
             return (f"agrees if our 95% interval lies beyond ±{self.outside:g}, differs if it lies within "
                     f"[−{self.outside:g}, {self.outside:g}], else inconclusive")

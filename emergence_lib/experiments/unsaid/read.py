@@ -106,7 +106,8 @@ def recall_screen(results: dict[str, SweepResult], grid: UnsaidRecallGrid) -> pd
             row[f"stored_B{B}"], row[f"crossed_B{B}"] = len(steps), int(np.isfinite(steps).sum())
             row[f"steps_B{B}"] = float(np.exp(np.log(steps[np.isfinite(steps)]).mean())) if np.isfinite(steps).any() else NAN
         x = recall_log_speedups(r, grid)
-        m, low, high = paired_seed_interval(np.exp(-x), np.ones_like(x)) if np.isfinite(x).any() else (NAN, NAN, NAN)
+        # Undefined unless every seed crossed at both B: the mean of those that did would be biased (the claim's text).
+        m, low, high = paired_seed_interval(np.exp(-x), np.ones_like(x)) if np.isfinite(x).all() else (NAN, NAN, NAN)
         row |= {"speedup_ours": m, "speedup_low": low, "speedup_high": high}
         if key != "book" and book is not None and np.isfinite(x).all() and np.isfinite(book).all():
             est, lo, hi = contrast_interval([x, book], [1, -1])

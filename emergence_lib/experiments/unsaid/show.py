@@ -221,10 +221,12 @@ def judge_recall(ctx: Context, results: dict, grid: UnsaidRecallGrid) -> list[cl
 
 
 def _ratio(row: pd.Series, part: str) -> str:
+    """A ratio with its interval; undefined where a seed did not cross at both B (or its runs are still to come)."""
     v = [row.get(f"{part}_{k}", np.nan) for k in ("ours", "low", "high")]
     if not np.isfinite(v[0]):
-        return "—"
-    return f"{v[0]:.2f}×" + (f" [{v[1]:.2f}, {v[2]:.2f}]" if np.isfinite(v[1]) else " [undefined: a seed did not cross]")
+        return "undefined (a seed has not crossed at both B)" if any(
+            row[k] for k in row.index if str(k).startswith("stored_B")) else "—"
+    return f"{v[0]:.2f}×" + (f" [{v[1]:.2f}, {v[2]:.2f}]" if np.isfinite(v[1]) else "")
 
 
 def answer_recall(table: pd.DataFrame, grid: UnsaidRecallGrid, results: dict) -> str:
