@@ -83,34 +83,20 @@ def relevant_attention(patterns: list[torch.Tensor], query_slots: torch.Tensor) 
     ``test_set="bernoulli"`` reading, where it may be absent or repeated).
     """
     once = query_slots.sum(-1) == 1  # (E, n)
-    if not bool(once.all()):  # the mean over the single-copy sequences of each member (the same arithmetic otherwise)
+    if bool(once.all()):
+        over_sequences = lambda x: x.mean(1)  # noqa: E731  (the book's test data: every stored run's arithmetic)
+    else:  # the mean over each member's single-copy sequences; argmax reads slot 0 where absent, weighted 0
         w = once.float() / once.float().sum(1, keepdim=True).clamp(min=1)  # (E, n)
-        vk_w, qv_w = relevant_attention_weighted(patterns, query_slots, w)
-        return vk_w, qv_w
+        over_sequences = lambda x: (x * w[..., None]).sum(1)  # noqa: E731
     slot = query_slots.float().argmax(dim=-1)  # (E, n)
     v_pos, k_pos = 2 * slot + 1, 2 * slot
     vk, qv = [], []
     for pattern in patterns:  # (E, n, H, T, T): row = query position, column = key position
         E, n, H, T, _ = pattern.shape
         rows = pattern.gather(3, v_pos[:, :, None, None, None].expand(E, n, H, 1, T))[:, :, :, 0, :]  # (E, n, H, T)
-        vk.append(rows.gather(3, k_pos[:, :, None, None].expand(E, n, H, 1))[..., 0].mean(1))  # (E, H)
+        vk.append(over_sequences(rows.gather(3, k_pos[:, :, None, None].expand(E, n, H, 1))[..., 0]))  # (E, H)
         last = pattern[:, :, :, -1, :]  # (E, n, H, T): the query's row
-        qv.append(last.gather(3, v_pos[:, :, None, None].expand(E, n, H, 1))[..., 0].mean(1))  # (E, H)
-    return torch.stack(vk, 1).cpu().numpy(), torch.stack(qv, 1).cpu().numpy()
-
-
-def relevant_attention_weighted(patterns: list[torch.Tensor], query_slots: torch.Tensor,
-                                w: torch.Tensor) -> tuple[np.ndarray, np.ndarray]:
-    """`relevant_attention` as a weighted mean over sequences (w: (E, n), each row summing to 1 or 0)."""
-    slot = query_slots.float().argmax(dim=-1)  # (E, n): slot 0 where absent, weighted 0
-    v_pos, k_pos = 2 * slot + 1, 2 * slot
-    vk, qv = [], []
-    for pattern in patterns:  # (E, n, H, T, T)
-        E, n, H, T, _ = pattern.shape
-        rows = pattern.gather(3, v_pos[:, :, None, None, None].expand(E, n, H, 1, T))[:, :, :, 0, :]  # (E, n, H, T)
-        vk.append((rows.gather(3, k_pos[:, :, None, None].expand(E, n, H, 1))[..., 0] * w[..., None]).sum(1))
-        last = pattern[:, :, :, -1, :]  # (E, n, H, T)
-        qv.append((last.gather(3, v_pos[:, :, None, None].expand(E, n, H, 1))[..., 0] * w[..., None]).sum(1))
+        qv.append(over_sequences(last.gather(3, v_pos[:, :, None, None].expand(E, n, H, 1))[..., 0]))  # (E, H)
     return torch.stack(vk, 1).cpu().numpy(), torch.stack(qv, 1).cpu().numpy()
 
 
