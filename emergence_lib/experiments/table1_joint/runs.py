@@ -35,10 +35,12 @@ FRESH_GRIDS = {
     # are not on the paper's grid); seeds 5 and 6, never used at any of them (the first seeds are 0-2, and 0-4 at
     # (128, 16)). Run order, cheapest first (CPU-hours a seed from the first seeds' stored runs): T = 32 and 64
     # (0.05-0.3), T = 128 (0.2-1.8), the B panel at T = 256 (0.3-1.1), then T = 256 at d = 16, 32, 64 (1.9, 4.5, 10).
+    # (128, 64) runs before the B panel: it is the last point the fit up to T = 128 (table1.joint.fresh_short) reads,
+    # so a laptop can judge that claim first. Run order only; the points, seeds and claims are as registered.
     "paper_cpu": FreshGrid(model={"d_model": 256, "d_qk": 64}, lr=1e-4, max_steps=50_000, stop_factor=1.2, seeds=(5, 6),
                            points=((32, 16, 1), (32, 32, 1), (64, 16, 1), (32, 64, 1), (64, 32, 1), (128, 16, 1),
-                                   (128, 32, 1), (256, 16, 8), (256, 16, 4), (256, 32, 8), (256, 16, 2), (256, 32, 4),
-                                   (256, 32, 2), (128, 64, 1), (256, 16, 1), (256, 32, 1), (256, 64, 1))),
+                                   (128, 32, 1), (128, 64, 1), (256, 16, 8), (256, 16, 4), (256, 32, 8), (256, 16, 2),
+                                   (256, 32, 4), (256, 32, 2), (256, 16, 1), (256, 32, 1), (256, 64, 1))),
 }
 
 
