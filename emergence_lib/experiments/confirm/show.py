@@ -30,7 +30,7 @@ def beside_the_pins(checked: list[claims.ClaimResult], pins: dict[str, tuple[str
     label: glued text renders no maths)): the fresh value and status from these seeds, the pin's expected status
     from the registry. Generated, never typed."""
     if not checked:
-        return f"Not judged yet: {have} of {need} fresh-seed runs are stored."
+        return "Not judged yet: the fresh seeds are not all run." if have < need else "Not judged."
     parts = []
     for r in checked:
         key, label = pins[r.claim.key]
@@ -62,7 +62,7 @@ def figure5(ctx: Context) -> SimpleNamespace:
         if have == need:  # judged; a seed that never crossed leaves no interval: inconclusive
             checked.append(ctx.record(f"confirm.figure5.{name}", row["ours"], interval=(row["low"], row["high"])))
         else:
-            claims.record_not_run(f"confirm.figure5.{name}", f"not run yet ({have} of {need} runs)")
+            claims.record_not_run(f"confirm.figure5.{name}", "not run yet")
     g = Confirm(scale="cpu").grid
     pins = {"confirm.figure5.in_context_speedup": ("figure5.in_context_speedup", f"The in-context speed-up at B = {g.fig5_B}"),
             "confirm.figure5.cross_sample_speedup": ("figure5.cross_sample_speedup", f"The cross-sample speed-up at p = {g.fig5_p}")}
@@ -84,7 +84,7 @@ def figure3(ctx: Context) -> SimpleNamespace:
             v = [float(row[c].iloc[0]) if len(row) else math.nan for c in ("ours", "low", "high")]
             checked.append(ctx.record(f"confirm.figure3.{k}_exponent", v[0], interval=(v[1], v[2])))
         else:
-            claims.record_not_run(f"confirm.figure3.{k}_exponent", f"not run yet ({have} of {need} runs)")
+            claims.record_not_run(f"confirm.figure3.{k}_exponent", "not run yet")
     pins = {f"confirm.figure3.{k}_exponent": (f"figure3.{k}_exponent", f"The exponent of {k}") for k in ("d", "T", "B")}
     glue_text("confirm3_sentence", beside_the_pins(checked, pins, have, need))
     return SimpleNamespace(fit=fit, checked=checked, lack_of_fit=lof)

@@ -50,7 +50,7 @@ def _record(judge: Callable[[float, tuple[float, float]], claims.ClaimResult], k
 
 def _count(counts: dict[str, tuple[int, int]], *sweeps: str) -> str:
     have, need = (sum(counts[s][i] for s in sweeps) for i in (0, 1))
-    return f"not run yet ({have} of {need} runs)"
+    return "not run yet" if have < need else "not judged"
 
 
 def _respecting_the_misfit(amended: bool | str, row: dict, means: dict) -> dict:

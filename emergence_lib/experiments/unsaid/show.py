@@ -30,10 +30,9 @@ def judge(ctx: Context, results: dict, grid: UnsaidGrid) -> list[claims.ClaimRes
         keys = [f"unsaid.{key}.T_exponent"] if key == "book" else [f"unsaid.{key}.moves", f"unsaid.{key}.recovers"]
         if key not in grid.readings:
             continue
-        stored = sum(len(results[k].summary) for k in need if k in results)
         if not all(read.complete(results, grid, k) for k in need):
             for c in keys:
-                claims.record_not_run(c, f"not run yet ({stored} of {len(need) * len(grid.seeds) * len(grid.T)} runs)")
+                claims.record_not_run(c, "not run yet")
             continue
         slope = read.exponent(results, grid, [key], [1])
         interval = (slope["low"], slope["high"])
@@ -205,9 +204,8 @@ def judge_recall(ctx: Context, results: dict, grid: UnsaidRecallGrid) -> list[cl
     for key in grid.readings:
         need = [key] if key == "book" else [key, "book"]
         if not all(read.recall_complete(results, grid, k) for k in need):
-            stored = sum(len(results[k].summary) for k in need if k in results)
             for c in _recall_claims(key):
-                claims.record_not_run(c, f"not run yet ({stored} of {len(need) * len(grid.seeds) * len(grid.B)} runs)")
+                claims.record_not_run(c, "not run yet")
             continue
         row = table.loc[key]
         speedup, moves = ([float(row.get(f"{part}_{k}", np.nan)) for k in ("ours", "low", "high")]
