@@ -26,6 +26,11 @@ def test_a_reading_with_runs_to_come_is_not_counted(monkeypatch, grid):
     monkeypatch.setattr(read, "complete", lambda results, g, key: key == "book")
     text = show.answer(_table(0.70, 0.90), grid, {})
     assert "recover" not in text and "No other reading has all its runs stored yet" in text
+    # what is missing is named, never counted ("12 other readings still have runs to come")
+    assert "Not run yet: the book's reading in bfloat16;" in text and "runs to come" not in text
+    monkeypatch.setattr(read, "complete", lambda results, g, key: True)
+    waiting = show.answer(_table(0.70, 0.90), grid, {}).split("Not run yet: ")[1]
+    assert "bfloat16" not in waiting, "a judged reading is not listed as waiting"
 
 
 def test_a_complete_reading_is_named_by_its_registered_verdict(monkeypatch, grid):
@@ -53,7 +58,7 @@ def test_the_recall_screen_reads_with_no_run_stored():
     g = UnsaidRecall(scale="paper_cpu").grid
     table = read.recall_screen({}, g)
     assert list(table["reading"]) == list(g.readings) and table["speedup_ours"].isna().all()
-    assert show.answer_recall(table, g, {}).startswith("The book's reading of recall has runs still to come")
+    assert show.answer_recall(table, g, {}) == "The book's reading of recall is not run yet: nothing is judged."
 
 
 def test_the_recall_speedup_is_steps_at_B1_over_steps_at_B4(monkeypatch):

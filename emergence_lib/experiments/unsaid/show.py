@@ -15,7 +15,7 @@ from ...paper import PAPER
 from ...report import glue_figure, glue_text
 from ..context import Context
 from . import read
-from .runs import READINGS, Unsaid, UnsaidGrid, UnsaidRecall, UnsaidRecallGrid
+from .runs import READINGS, RECALL_READINGS, Unsaid, UnsaidGrid, UnsaidRecall, UnsaidRecallGrid
 
 PAPER_T = float(PAPER["figure3"]["T"])
 PAPER_SPEEDUP = float(PAPER["figure5_speedup"]["B"])
@@ -64,15 +64,15 @@ def _judged_readings(table: pd.DataFrame, results: dict, grid) -> tuple[pd.DataF
 def answer(table: pd.DataFrame, grid, results: dict) -> str:
     """The chapter's answer, generated from the registered verdicts of the readings whose runs are all stored."""
     if not len(table) or "book" not in set(table["reading"]) or not read.complete(results, grid, "book"):
-        return "The book's own reading has runs still to come: nothing is judged yet."
+        return "The book's own reading is not run yet: nothing is judged."
     book = table.set_index("reading").loc["book"]
     verdict = claims.claim("unsaid.book.T_exponent").status(book["exponent_ours"], (book["exponent_low"], book["exponent_high"]))
     done, inside, closest = _judged_readings(table, results, grid)
-    waiting = len([k for k in grid.readings if k != "book"]) - len(done)
+    waiting = [what for k, what, _ in READINGS if k in grid.readings and k != "book" and k not in set(done["reading"])]
     head = (f"The book's reading gives a T exponent of {book['exponent_ours']:.2f} [{book['exponent_low']:.2f}, "
             f"{book['exponent_high']:.2f}] from T = {grid.T[0]} to {grid.T[1]} at d = {grid.d}, against the paper's "
             f"{PAPER_T:.2f} ({verdict}).")
-    rest = f" {waiting} other reading{'s' if waiting != 1 else ''} still {'have' if waiting != 1 else 'has'} runs to come."
+    rest = f" Not run yet: {'; '.join(waiting)}." if waiting else ""  # what is missing, never a count of runs
     if closest is None:
         return head + " No other reading has all its runs stored yet." + rest
     if len(inside):
@@ -129,7 +129,7 @@ def screen(ctx: Context) -> SimpleNamespace:
         err = np.vstack([table["exponent_ours"] - table["exponent_low"], table["exponent_high"] - table["exponent_ours"]])
         ax.errorbar(table["exponent_ours"][ok], y[ok], xerr=err[:, ok], fmt="o", color="C0", capsize=3,
                     label="ours, 95% interval")
-        ax.set_yticks(y, [textwrap.fill(w, 34) + ("" if f else " (runs to come)") for w, f in zip(table["what"], full)],
+        ax.set_yticks(y, [textwrap.fill(w, 34) + ("" if f else " (not run yet)") for w, f in zip(table["what"], full)],
                       fontsize=9)
     ax.axvline(PAPER_T, color="k", ls="--", label=f"the paper's {PAPER_T:.2f}")
     ax.set_xlabel(f"T exponent, T = {grid.T[0]} → {grid.T[1]} (d = {grid.d})")
@@ -176,9 +176,9 @@ def why_line() -> str:
                 f"{first['exponent_ours']:.2f} [{first['exponent_low']:.2f}, {first['exponent_high']:.2f}]{caveat} "
                 f"(Beyond 4).")
     if len(done) == 1:
-        return (f"The one unstated choice screened so far, {closest['what']}, does not bring it back "
+        return (f"The one unstated choice screened, {closest['what']}, does not bring it back "
                 f"({closest['exponent_ours']:.2f}; Beyond 4).")
-    return (f"None of {len(done)} unstated choices screened so far brings it back; closest: {closest['what']}, "
+    return (f"None of {len(done)} unstated choices screened brings it back; closest: {closest['what']}, "
             f"{closest['exponent_ours']:.2f} (Beyond 4).")
 
 
@@ -230,7 +230,7 @@ def _ratio(row: pd.Series, part: str) -> str:
 def answer_recall(table: pd.DataFrame, grid: UnsaidRecallGrid, results: dict) -> str:
     """The recall screen's answer, from the registered verdicts of the readings whose runs (and the book's) are stored."""
     if not len(table) or not read.recall_complete(results, grid, "book"):
-        return "The book's reading of recall has runs still to come: nothing is judged yet."
+        return "The book's reading of recall is not run yet: nothing is judged."
     rows = table.set_index("reading", drop=False)
     book = rows.loc["book"]
     lo, hi = grid.B
@@ -242,9 +242,8 @@ def answer_recall(table: pd.DataFrame, grid: UnsaidRecallGrid, results: dict) ->
         text += (f" With {r['what']}: {_ratio(r, 'speedup')} ({v[f'unsaid_recall.{k}.recovers']} against ≈"
                  f"{PAPER_SPEEDUP:g}×), {_ratio(r, 'moves')} the book's ({v[f'unsaid_recall.{k}.moves']} on moving it "
                  f"by more than {MOVES_BY_RATIO:g}×).")
-    waiting = len(grid.readings) - 1 - len(done)
-    return text + (f" {waiting} other reading{'s' if waiting != 1 else ''} of recall still "
-                   f"{'have' if waiting != 1 else 'has'} runs to come." if waiting else "")
+    waiting = [what for k, what, _ in RECALL_READINGS if k in grid.readings and k != "book" and k not in done]
+    return text + (f" Not run yet: {'; '.join(waiting)}." if waiting else "")
 
 
 def recall_screen(ctx: Context) -> SimpleNamespace:
@@ -260,7 +259,7 @@ def recall_screen(ctx: Context) -> SimpleNamespace:
                            f"steps to {grid.threshold:.0%} at B = {lo}": f"{r[f'steps_B{lo}']:,.0f}" if np.isfinite(r[f"steps_B{lo}"]) else "—",
                            f"steps at B = {hi}": f"{r[f'steps_B{hi}']:,.0f}" if np.isfinite(r[f"steps_B{hi}"]) else "—",
                            "seeds crossed": f"{r[f'crossed_B{lo}']}/{r[f'stored_B{lo}']}, {r[f'crossed_B{hi}']}/{r[f'stored_B{hi}']}"
-                           if r[f"stored_B{lo}"] or r[f"stored_B{hi}"] else "runs to come",
+                           if r[f"stored_B{lo}"] or r[f"stored_B{hi}"] else "not run yet",
                            "in-context speed-up [95%]": _ratio(r, "speedup"),
                            "over the book's [95%]": _ratio(r, "moves") if r["reading"] != "book" else "—"}
                           for _, r in table.iterrows()])
