@@ -56,3 +56,14 @@ def test_the_landing_shows_a_registered_readings_verdict_beside_and_not_an_after
     assert "fresh seeds, T ≤ 128 and B = 1 only:</i> 1.10 [1.00, 1.20] (differs)" in row["Ours [95%]"]
     assert "after their data):</i> 1.10 [1.00, 1.20]<br>" in row["Ours [95%]"], "no verdict beside a reading chosen after its data"
     assert row["Verdict, and why"].startswith("not run yet"), "a reading beside is never the row's verdict"
+
+
+def test_the_first_seeds_at_the_short_points_sit_beside_the_fresh_fit_without_a_verdict():
+    short = "seeds 5-6, T ≤ 128 (fresh)"
+    rows = [_row("d", 1.10, 1.29, short), _row("T", 0.95, 0.80, short),
+            _row("d", 1.20, 1.29, joint.SHORT_FIRST), _row("T", 1.05, 0.80, joint.SHORT_FIRST)]
+    checked = [claims.ClaimResult(claims.claim(f"table1.joint.fresh_short.{k}_exponent"), v, "inconclusive",
+                                  (v - 0.3, v + 0.3)) for k, v in (("d", 1.10), ("T", 0.95))]
+    text = joint.answer(rows, checked, "not run yet: it needs its points at T = 256")
+    assert "(inconclusive); the first seeds at the same points give d 1.20, T 1.05." in text, text
+    assert "1.20 against" not in text, "a reading beside carries no verdict"

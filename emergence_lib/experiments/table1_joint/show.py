@@ -12,6 +12,8 @@ from ..context import Context
 from . import read
 from .runs import FRESH_GRIDS
 
+SHORT_FIRST = "seeds 0-2, T ≤ 128 (after the data; beside, not judged)"
+
 
 def joint_fits(ctx: Context) -> SimpleNamespace:
     """Judge the registered joint fits whose runs are stored; the others say how many runs they wait for."""
@@ -36,6 +38,8 @@ def joint_fits(ctx: Context) -> SimpleNamespace:
             rows.append(r)
             checked.append(claims.record(f"table1.joint.fresh_short.{r['exponent']}_exponent", r["ours"], "paper_cpu",
                                          interval=(r["low"], r["high"])))
+        # Like with like, beside and never judged: the first seeds through the same estimator at the same points.
+        rows += read.fit_rows(read.first_summary(), read.SHORT, ("d", "T"), SHORT_FIRST)
     if read.stored_at(fresh, read.POINTS) < n * len(read.POINTS):
         for q in ("d", "T", "B"):
             claims.record_not_run(f"table1.joint.fresh.{q}_exponent", needs(fresh, read.POINTS, n))
@@ -72,7 +76,9 @@ def answer(rows: list[dict], checked: list, waiting: str) -> str:
     head = ("One joint fit over the paper's grid, on fresh seeds: " + said("table1.joint.fresh", "seeds 5-6 (fresh)")
             + "." if fresh else f"One joint fit over the paper's grid, on fresh seeds: {waiting}.")
     if short and not fresh:
-        head += f" Up to T = 128 at B = 1, on the same fresh seeds: {short}."
+        head += f" Up to T = 128 at B = 1, on the same fresh seeds: {short}"
+        same = [f"{r['exponent']} {r['ours']:.2f}" for r in rows if r["seeds"] == SHORT_FIRST]
+        head += f"; the first seeds at the same points give {', '.join(same)}." if same else "."
     return head + (f" On the first seeds (the estimator chosen after their data): {first}." if first else "")
 
 
