@@ -35,16 +35,50 @@ def _row(exponent: str, ours: float, paper: float, seeds: str) -> dict:
     return {"exponent": exponent, "ours": ours, "paper": paper, "seeds": seeds}
 
 
+def _results(prefix: str, verdicts: dict[str, tuple[float, str]]) -> list:
+    return [claims.ClaimResult(claims.claim(f"{prefix}.{k}_exponent"), v, s, (v - 0.1, v + 0.1))
+            for k, (v, s) in verdicts.items()]
+
+
+FIRST = {"d": (1.35, "inconclusive"), "T": (1.19, "differs"), "B": (-1.19, "differs")}
+
+
+def _first_rows(values: dict[str, tuple[float, str]]) -> list[dict]:
+    paper = {"d": 1.29, "T": 0.80, "B": -0.80}
+    return [_row(k, v, paper[k], joint.FIRST) for k, (v, _) in values.items()]
+
+
 def test_the_answer_gives_the_short_fit_while_the_whole_grid_waits():
-    short = "seeds 5-6, T ≤ 128 (fresh)"
-    rows = [_row("d", 1.10, 1.29, short), _row("T", 0.95, 0.80, short)]
-    checked = [claims.ClaimResult(claims.claim(f"table1.joint.fresh_short.{k}_exponent"), v, s, (v - 0.1, v + 0.1))
-               for k, v, s in (("d", 1.10, "differs"), ("T", 0.95, "agrees"))]
+    rows = _first_rows(FIRST) + [_row("d", 1.10, 1.29, joint.SHORT_FRESH), _row("T", 0.95, 0.80, joint.SHORT_FRESH)]
+    checked = (_results("table1.joint.first_seeds", FIRST)
+               + _results("table1.joint.fresh_short", {"d": (1.10, "differs"), "T": (0.95, "agrees")}))
     text = joint.answer(rows, checked, "not run yet: it needs its points at T = 256")
-    assert text.startswith("One joint fit over the paper's grid, on fresh seeds: not run yet: it needs its points at "
-                           "T = 256. Up to T = 128 at B = 1, on the same fresh seeds: d 1.10 against 1.29 (differs), "
-                           "T 0.95 against 0.80 (agrees)."), text
-    assert "Up to T = 128" not in joint.answer([], [], "not run yet: it needs its points at T = 256")
+    assert text.endswith("fresh seeds judge it: up to T = 128 at B = 1 they give d 1.10 against 1.29 (differs), "
+                         "T 0.95 against 0.80 (agrees); the fit over the whole grid is not run yet: it needs its "
+                         "points at T = 256."), text
+    assert "on our first seeds: d 1.35 against 1.29 (inconclusive), T 1.19 against 0.80 (differs), B −1.19 against "\
+           "−0.80 (differs)." in text, text
+    without = joint.answer(_first_rows(FIRST), _results("table1.joint.first_seeds", FIRST), "not run yet: it needs "
+                           "its points at T = 128, 256")
+    assert "up to T = 128" not in without and without.endswith("the fit over the whole grid is not run yet: it needs "
+                                                                "its points at T = 128, 256."), without
+    assert joint.answer([], [], "not run yet") == "One joint fit over the paper's grid, on fresh seeds: not run yet."
+
+
+def test_the_answer_in_words_follows_the_fit_and_its_verdicts():
+    def words(values: dict[str, tuple[float, str]]) -> str:
+        return joint.answer(_first_rows(values), _results("table1.joint.first_seeds", values), "not run yet")
+
+    steep = words(FIRST)
+    assert steep.startswith("In kind, yes: on Table 1's model the plateau grows with d and T and shrinks with B, as "
+                            "the paper says; but it grows faster with T/B than the paper's law, nearer the toy "
+                            "theory's T/B."), steep
+    shallow = words({"d": (1.3, "agrees"), "T": (0.5, "differs"), "B": (-0.5, "differs")})
+    assert "grows more slowly with T/B than the paper's law." in shallow and "toy" not in shallow, shallow
+    inside = words({"d": (1.3, "agrees"), "T": (1.19, "inconclusive"), "B": (-1.19, "differs")})
+    assert "but" not in inside.split(".")[0], "no 'faster' while one of T and B is not shown to differ"
+    wrong = words({"d": (1.3, "agrees"), "T": (-0.2, "differs"), "B": (-0.8, "agrees")})
+    assert wrong.startswith("Not even in kind"), wrong
 
 
 def test_the_landing_shows_a_registered_readings_verdict_beside_and_not_an_after_the_data_ones(tmp_path):
@@ -59,11 +93,22 @@ def test_the_landing_shows_a_registered_readings_verdict_beside_and_not_an_after
 
 
 def test_the_first_seeds_at_the_short_points_sit_beside_the_fresh_fit_without_a_verdict():
-    short = "seeds 5-6, T ≤ 128 (fresh)"
-    rows = [_row("d", 1.10, 1.29, short), _row("T", 0.95, 0.80, short),
-            _row("d", 1.20, 1.29, joint.SHORT_FIRST), _row("T", 1.05, 0.80, joint.SHORT_FIRST)]
-    checked = [claims.ClaimResult(claims.claim(f"table1.joint.fresh_short.{k}_exponent"), v, "inconclusive",
-                                  (v - 0.3, v + 0.3)) for k, v in (("d", 1.10), ("T", 0.95))]
+    rows = _first_rows(FIRST) + [_row("d", 1.10, 1.29, joint.SHORT_FRESH), _row("T", 0.95, 0.80, joint.SHORT_FRESH),
+                                 _row("d", 1.20, 1.29, joint.SHORT_FIRST), _row("T", 1.05, 0.80, joint.SHORT_FIRST)]
+    checked = (_results("table1.joint.first_seeds", FIRST)
+               + _results("table1.joint.fresh_short", {"d": (1.10, "inconclusive"), "T": (0.95, "inconclusive")}))
     text = joint.answer(rows, checked, "not run yet: it needs its points at T = 256")
-    assert "(inconclusive); the first seeds at the same points give d 1.20, T 1.05." in text, text
+    assert "(inconclusive) (the first seeds at the same points: d 1.20, T 1.05); the fit over" in text, text
     assert "1.20 against" not in text, "a reading beside carries no verdict"
+
+
+def test_once_the_whole_grid_is_judged_on_fresh_seeds_it_leads_and_the_first_seeds_follow():
+    fresh = {"d": (1.30, "agrees"), "T": (0.82, "agrees"), "B": (-0.79, "agrees")}
+    rows = _first_rows(FIRST) + [_row(k, v, p, joint.FRESH) for (k, (v, _)), p in zip(fresh.items(), (1.29, 0.8, -0.8))]
+    text = joint.answer(rows, _results("table1.joint.first_seeds", FIRST) + _results("table1.joint.fresh", fresh),
+                        "not run yet")
+    assert text.startswith("In kind, yes") and "faster" not in text, text
+    assert "on the fresh seeds: d 1.30 against 1.29 (agrees)" in text, text
+    assert text.endswith("On our first seeds, after their data: d 1.35 against 1.29 (inconclusive), T 1.19 against "
+                         "0.80 (differs), B −1.19 against −0.80 (differs)."), text
+    assert "not run yet" not in text

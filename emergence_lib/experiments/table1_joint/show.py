@@ -12,6 +12,9 @@ from ..context import Context
 from . import read
 from .runs import FRESH_GRIDS
 
+FIRST = "seeds 0-2 (estimator chosen after their data)"
+FRESH = "seeds 5-6 (fresh)"
+SHORT_FRESH = "seeds 5-6, T ≤ 128 (fresh)"
 SHORT_FIRST = "seeds 0-2, T ≤ 128 (after the data; beside, not judged)"
 
 
@@ -26,7 +29,7 @@ def joint_fits(ctx: Context) -> SimpleNamespace:
     n = len(FRESH_GRIDS["paper_cpu"].seeds)
     rows: list[dict] = []
     checked = []
-    for r in read.fit_rows(read.first_summary(), read.POINTS, ("d", "T", "B"), "seeds 0-2 (estimator chosen after their data)"):
+    for r in read.fit_rows(read.first_summary(), read.POINTS, ("d", "T", "B"), FIRST):
         rows.append(r)
         checked.append(claims.record(f"table1.joint.first_seeds.{r['exponent']}_exponent", r["ours"], "paper_cpu",
                                      interval=(r["low"], r["high"])))
@@ -34,7 +37,7 @@ def joint_fits(ctx: Context) -> SimpleNamespace:
         for q in ("d", "T"):
             claims.record_not_run(f"table1.joint.fresh_short.{q}_exponent", needs(fresh, read.SHORT, n))
     else:
-        for r in read.fit_rows(fresh, read.SHORT, ("d", "T"), "seeds 5-6, T ≤ 128 (fresh)"):
+        for r in read.fit_rows(fresh, read.SHORT, ("d", "T"), SHORT_FRESH):
             rows.append(r)
             checked.append(claims.record(f"table1.joint.fresh_short.{r['exponent']}_exponent", r["ours"], "paper_cpu",
                                          interval=(r["low"], r["high"])))
@@ -44,7 +47,7 @@ def joint_fits(ctx: Context) -> SimpleNamespace:
         for q in ("d", "T", "B"):
             claims.record_not_run(f"table1.joint.fresh.{q}_exponent", needs(fresh, read.POINTS, n))
     else:
-        for r in read.fit_rows(fresh, read.POINTS, ("d", "T", "B"), "seeds 5-6 (fresh)"):
+        for r in read.fit_rows(fresh, read.POINTS, ("d", "T", "B"), FRESH):
             rows.append(r)
             checked.append(claims.record(f"table1.joint.fresh.{r['exponent']}_exponent", r["ours"], "paper_cpu",
                                          interval=(r["low"], r["high"])))
@@ -60,26 +63,54 @@ def needs(summary: pd.DataFrame, points: list[tuple[int, int, int]], n_seeds: in
 
 
 def answer(rows: list[dict], checked: list, waiting: str) -> str:
-    """Chapter 3's answer in a sentence or two, generated from the joint fits judged in this build (``waiting``: what
-    the whole grid's fit on fresh seeds waits for, while it does)."""
+    """Chapter 3's answer, generated from the joint fits judged in this build: first in words (does the plateau move
+    with d, T and B as the paper says, and faster or slower than its law), then the numbers, then what judges the
+    estimator on fresh seeds (``waiting``: what the whole grid's fit on fresh seeds waits for, while it does)."""
     status = {r.claim.key: r.status for r in checked}
 
-    def said(prefix: str, label: str) -> str:
-        parts = [f"{r['exponent']} {r['ours']:.2f} against {r['paper']:.2f} "
-                 f"({status.get(prefix + '.' + r['exponent'] + '_exponent', 'not judged')})"
-                 for r in rows if r["seeds"] == label]
+    def pick(label: str) -> dict[str, dict]:
+        return {r["exponent"]: r for r in rows if r["seeds"] == label}
+
+    def said(prefix: str, fit: dict[str, dict]) -> str:
+        parts = [f"{q} {r['ours']:.2f} against {r['paper']:.2f} "
+                 f"({status.get(f'{prefix}.{q}_exponent', 'not judged')})" for q, r in fit.items()]
         return ", ".join(parts).replace("-", "−")
 
-    fresh = [r for r in rows if r["seeds"] == "seeds 5-6 (fresh)"]
-    first = said("table1.joint.first_seeds", "seeds 0-2 (estimator chosen after their data)")
-    short = said("table1.joint.fresh_short", "seeds 5-6, T ≤ 128 (fresh)")
-    head = ("One joint fit over the paper's grid, on fresh seeds: " + said("table1.joint.fresh", "seeds 5-6 (fresh)")
-            + "." if fresh else f"One joint fit over the paper's grid, on fresh seeds: {waiting}.")
-    if short and not fresh:
-        head += f" Up to T = 128 at B = 1, on the same fresh seeds: {short}"
-        same = [f"{r['exponent']} {r['ours']:.2f}" for r in rows if r["seeds"] == SHORT_FIRST]
-        head += f"; the first seeds at the same points give {', '.join(same)}." if same else "."
-    return head + (f" On the first seeds (the estimator chosen after their data): {first}." if first else "")
+    fresh, first, short, same = pick(FRESH), pick(FIRST), pick(SHORT_FRESH), pick(SHORT_FIRST)
+    prefix, main, whose = (("table1.joint.fresh", fresh, "the fresh seeds") if fresh
+                           else ("table1.joint.first_seeds", first, "our first seeds"))
+    if not main:
+        return f"One joint fit over the paper's grid, on fresh seeds: {waiting}."
+    out = [_in_words(main, {q: status.get(f"{prefix}.{q}_exponent", "") for q in main}),
+           f"The paper's estimator, one joint fit over its grid, on {whose}: {said(prefix, main)}."]
+    if not fresh:
+        tail = f"the fit over the whole grid is {waiting}" if waiting.startswith("not run yet") else waiting
+        if short:
+            beside = ", ".join(f"{q} {r['ours']:.2f}" for q, r in same.items())
+            tail = (f"up to T = 128 at B = 1 they give {said('table1.joint.fresh_short', short)}"
+                    + (f" (the first seeds at the same points: {beside})" if beside else "") + f"; {tail}")
+        out.append(f"That estimator was chosen after those seeds' data, so fresh seeds judge it: {tail}.")
+    elif first:
+        out.append(f"On our first seeds, after their data: {said('table1.joint.first_seeds', first)}.")
+    return " ".join(out)
+
+
+def _in_words(fit: dict[str, dict], verdict: dict[str, str]) -> str:
+    """One plain sentence from a joint fit: the direction of each exponent against the paper's, then how the T and B
+    exponents compare where they differ (steeper or shallower), and whether they sit nearer the toy theory's T/B."""
+    kind = all((r["ours"] > 0) == (r["paper"] > 0) for r in fit.values())
+    words = ("In kind, yes: on Table 1's model the plateau grows with d and T and shrinks with B, as the paper says"
+             if kind else "Not even in kind: on Table 1's model the plateau does not move with d, T and B as the paper "
+             "says")
+    T, B = fit.get("T"), fit.get("B")
+    if kind and T and B and verdict.get("T") == verdict.get("B") == "differs":
+        steeper = abs(T["ours"]) > abs(T["paper"]) and abs(B["ours"]) > abs(B["paper"])
+        shallower = abs(T["ours"]) < abs(T["paper"]) and abs(B["ours"]) < abs(B["paper"])
+        if steeper or shallower:
+            toy = abs(T["ours"] - 1) < abs(T["ours"] - T["paper"]) and abs(B["ours"] + 1) < abs(B["ours"] - B["paper"])
+            words += (f"; but it {'grows faster' if steeper else 'grows more slowly'} with T/B than the paper's law"
+                      + (", nearer the toy theory's T/B" if toy else ""))
+    return words + "."
 
 
 def _span(rows: list[dict]) -> str:
