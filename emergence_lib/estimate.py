@@ -150,9 +150,19 @@ def expected_steps(run: Any, ratio: float = 1.0) -> float:
 
 
 def _point(run: Any) -> tuple:
-    """What a run's plateau depends on, seeds aside: its shape, its learning rate and its data's repetition."""
+    """What a run's plateau depends on, seeds aside: its shape, its learning rate, its data's repetition and its
+    reading of the paper's unsaid choices (`_reading`)."""
     return shape_of(run) + (run.lr, run.B, getattr(run, "p", 0.0), getattr(run, "threshold", None),
-                            getattr(run, "optimizer", "adam"))
+                            getattr(run, "optimizer", "adam")) + _reading(run)
+
+
+def _reading(run: Any) -> tuple:
+    """The fields a run sets away from the book's reading (those left out of its key at their default), recording
+    flags and seeds aside: a reading can move the plateau 45-fold (GPT-2's initialisation at T = 64), so stored runs
+    of the book's reading say nothing of it."""
+    return tuple((f.name, getattr(run, f.name)) for f in dataclasses.fields(run)
+                 if f.metadata.get("omit_at_default") and not f.name.startswith("record_") and f.name != "data_seed"
+                 and getattr(run, f.name) != f.default)
 
 
 def _without_width(shape: tuple) -> tuple:
@@ -163,10 +173,10 @@ def _without_width(shape: tuple) -> tuple:
     return shape[:width] + shape[width + 1:]
 
 
-def _family(run: Any) -> str:
-    """Runs whose ratios to their law are pooled where a point has none: a kind, and its optimiser (Adam's ratio to
-    Adam's law says nothing of SGD's to SGD's)."""
-    return f"{run.kind}/{getattr(run, 'optimizer', 'adam')}"
+def _family(run: Any) -> tuple:
+    """Runs whose ratios to their law are pooled where a point has none: a kind, its optimiser (Adam's ratio to
+    Adam's law says nothing of SGD's to SGD's) and its reading (`_reading`)."""
+    return (run.kind, getattr(run, "optimizer", "adam")) + _reading(run)
 
 
 def _crossing(summary: dict) -> float:
@@ -178,33 +188,39 @@ def _crossing(summary: dict) -> float:
 @dataclass(frozen=True)
 class StoredRatios:
     """Measured crossing / the law's, from stored runs: per point (a run's seeds aside, `_point`) where that point
-    has stored seeds, else over the stored runs that differ from it in width alone (`_without_width`), else over every
-    stored run of the same kind, else 1 (the law alone)."""
+    has stored seeds, else over the stored runs that differ from it in width alone (`_without_width`), else over
+    the stored runs of its kind and reading at other points (`_family`), else over every stored run of its kind and
+    optimiser, else 1 (the law alone)."""
 
     by_point: dict[tuple, float]
-    by_kind: dict[str, float]
+    by_kind: dict[tuple, float]
     by_length: dict[tuple, float] = dataclasses.field(default_factory=dict)
+    by_family: dict[tuple, float] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def from_stored(cls, stored: Iterable[tuple[Any, dict]]) -> "StoredRatios":
         logs: dict[tuple, list[float]] = {}
-        kinds: dict[str, list[float]] = {}
+        kinds: dict[tuple, list[float]] = {}
         lengths: dict[tuple, list[float]] = {}
+        families: dict[tuple, list[float]] = {}
         for run, summary in stored:
             crossing = _crossing(summary)
             if crossing > 0 and math.isfinite(crossing):
                 r = math.log(crossing / law_steps(run))
                 logs.setdefault(_point(run), []).append(r)
                 lengths.setdefault(_without_width(_point(run)), []).append(r)
-                kinds.setdefault(_family(run), []).append(r)
+                families.setdefault(_family(run), []).append(r)
+                kinds.setdefault(_family(run)[:2], []).append(r)
         mean = lambda v: math.exp(sum(v) / len(v))  # noqa: E731
         return cls({k: mean(v) for k, v in logs.items()}, {k: mean(v) for k, v in kinds.items()},
-                   {k: mean(v) for k, v in lengths.items()})
+                   {k: mean(v) for k, v in lengths.items()}, {k: mean(v) for k, v in families.items()})
 
     def __call__(self, run: Any) -> float:
-        if _point(run) in self.by_point:
-            return self.by_point[_point(run)]
-        return self.by_length.get(_without_width(_point(run)), self.by_kind.get(_family(run), 1.0))
+        for table, key in ((self.by_point, _point(run)), (self.by_length, _without_width(_point(run))),
+                           (self.by_family, _family(run)), (self.by_kind, _family(run)[:2])):
+            if key in table:
+                return table[key]
+        return 1.0
 
 
 def stored_step_seconds(stored: Iterable[tuple[Any, dict]]) -> dict[tuple, tuple[float, int]]:

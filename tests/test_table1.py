@@ -902,3 +902,22 @@ def test_a_seed_that_never_crossed_is_a_lower_bound_and_a_diverged_one_is_not():
     assert budget_phrase(p, 3, 2, 0, two).startswith("d = 64 enters once 2 of its 3 seeds have crossed, 0 so far; ")
     assert budget_phrase(p, 3, 3, 2, never_crossed(summary.iloc[2:], [p])) == "", "every stored seed crossed"
     assert never_crossed(summary, [(256, 32, 1)]).empty
+
+
+def test_a_reading_is_priced_from_its_own_stored_runs_and_never_from_the_books():
+    """A reading that moves the plateau 45-fold at T = 64 (GPT-2's initialisation) is priced at T = 256 by its own
+    T = 64 runs, not by the book's reading there; a reading with nothing stored takes the kind's pooled ratio."""
+    from emergence_lib.estimate import StoredRatios, law_steps
+
+    book = [TransformerRegressionConfig(T=T, d=8, seed=10) for T in (64, 256)]
+    gpt2 = TransformerRegressionConfig(T=64, d=8, seed=10, weight_init="gpt2")
+    ratios = StoredRatios.from_stored([(book[0], {"plateau_length": 1.0 * law_steps(book[0])}),
+                                       (book[1], {"plateau_length": 1.5 * law_steps(book[1])}),
+                                       (gpt2, {"plateau_length": 45 * law_steps(gpt2)})])
+    assert ratios(TransformerRegressionConfig(T=256, d=8, seed=11)) == pytest.approx(1.5), "the book's own point"
+    assert ratios(TransformerRegressionConfig(T=256, d=8, seed=11, weight_init="gpt2")) == pytest.approx(45.0), \
+        "the reading's own runs at another length, not the book's 1.5 at this one"
+    loud = ratios(TransformerRegressionConfig(T=256, d=8, seed=11, relevance_gain=16.0))
+    assert loud == pytest.approx((1.0 * 1.5 * 45) ** (1 / 3)), "nothing of that reading stored: the kind's pooled ratio"
+    assert ratios(TransformerRegressionConfig(T=256, d=8, seed=11, record_attention=True)) == pytest.approx(1.5), \
+        "a recording flag is not a reading"
