@@ -32,7 +32,6 @@ one line that says what is allowed.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
 import sys
@@ -45,7 +44,7 @@ from . import checkpoints, checkpoints_legacy
 from .cache import CacheError, ResultCache, run_key
 from .configs import SCALES, ConfigError, check_scale
 from .devices import resolve_device
-from .estimate import Estimate, StoredRatios, estimate, steps_done_in, stored_step_seconds
+from .estimate import Estimate, from_store
 from .executors import EXECUTORS, check_executor
 from .experiments import figures
 from .notebooks import execute, parse_value, prepare
@@ -112,22 +111,8 @@ def cmd_run(args: argparse.Namespace) -> None:
 
 
 def cpu_estimate(missing: list[Any], stored: Sequence[Any] = ()) -> Estimate | None:
-    """For the Transformer runs in ``missing``: their CPU time here, from the seconds a step the ``stored`` runs of a
-    shape took (`estimate.stored_step_seconds`) or else one timing of the shape, and the law moved by what the
-    ``stored`` runs measured against it (`estimate.StoredRatios`); None when no Transformer
-    run is missing (the toy model's runs take seconds)."""
-    transformer = [r for r in missing if r.kind in ("transformer_regression", "transformer_recall")]
-    if not transformer:
-        return None
-    cache = ResultCache(on_corrupt="recompute")
-    summaries = [(r, res.summary) for r in stored if (res := cache.load(r)) is not None]
-    # A step's seconds come from runs stored from a CPU only: a GPU's are 30-100x shorter and would price hours of
-    # CPU work at minutes. Crossings do not depend on the device: every stored run moves the law.
-    on_cpu = [(r, s) for r, s in summaries
-              if str(json.loads(cache.path(r).read_text()).get("meta", {}).get("device", "cpu")) == "cpu"]
-    return estimate(transformer, progress=lambda line: print(line, flush=True),
-                    ratios=StoredRatios.from_stored(summaries), stored_seconds=stored_step_seconds(on_cpu),
-                    done=steps_done_in(checkpoints.resume_folder(cache.root)))
+    """For the Transformer runs in ``missing``: `estimate.from_store`, each shape's line printed."""
+    return from_store(missing, stored, ResultCache(on_corrupt="recompute"), progress=lambda line: print(line, flush=True))
 
 
 def cmd_status(args: argparse.Namespace) -> None:

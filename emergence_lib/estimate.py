@@ -13,6 +13,7 @@ the slowest per step *and* train the longest.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import time
 from dataclasses import dataclass
@@ -263,6 +264,11 @@ class Estimate:
                 f"against it{left}, at most "
                 f"{self.bound_hours:,.1f} if every run trains to its max_steps")
 
+    def price(self) -> str:
+        """The price in a reader's words, for a chapter (`Figure.price` reads it from the stored runs)."""
+        hours = self.expected_hours
+        return f"about {hours:.{0 if hours >= 10 else 1}f} CPU-hours at the speed the stored runs ran"
+
     def table_text(self) -> str:
         """One line per shape, in the runs' order: runs, seconds a step, expected steps a run, the steps its runs'
         checkpoints hold in all, and the CPU-hours left."""
@@ -323,3 +329,34 @@ def estimate(runs: Iterable[Any], timer: Callable[[Any], float] | None = None,
                      "bound_s": (r.max_steps - already) * per_step[shape]})
     return Estimate(pd.DataFrame(rows, columns=["run", "kind", "shape", "s_per_step", "s_per_step_from",
                                                 "expected_steps", "steps_done", "expected_s", "bound_s"]))
+
+
+class UnpricedShape(LookupError):
+    """A shape with no stored run, priced only by timing it (`from_store` with ``time_new_shapes=False``)."""
+
+
+def from_store(missing: Sequence[Any], stored: Sequence[Any], cache: Any, progress: Callable[[str], None] | None = None,
+               time_new_shapes: bool = True) -> Estimate | None:
+    """For the Transformer runs in ``missing``: their CPU time here, from the seconds a step the ``stored`` runs of a
+    shape took (`stored_step_seconds`) or else one timing of the shape, and the law moved by what the ``stored``
+    runs measured against it (`StoredRatios`); a run resumed from a checkpoint costs what it has left. None when no
+    Transformer run is missing (the toy model's runs take seconds), or, without ``time_new_shapes`` (a chapter,
+    which computes nothing), when a shape has no stored run to price it."""
+    transformer = [r for r in missing if r.kind in ("transformer_regression", "transformer_recall")]
+    if not transformer:
+        return None
+    summaries = [(r, res.summary) for r in stored if (res := cache.load(r)) is not None]
+    # A step's seconds come from runs stored from a CPU only: a GPU's are 30-100x shorter and would price hours of
+    # CPU work at minutes. Crossings do not depend on the device: every stored run moves the law.
+    on_cpu = [(r, s) for r, s in summaries
+              if str(json.loads(cache.path(r).read_text()).get("meta", {}).get("device", "cpu")) == "cpu"]
+
+    def refuse(run: Any) -> float:
+        raise UnpricedShape(f"no stored run of shape {shape_of(run)[:3]}")
+
+    try:
+        return estimate(transformer, timer=None if time_new_shapes else refuse, progress=progress,
+                        ratios=StoredRatios.from_stored(summaries), stored_seconds=stored_step_seconds(on_cpu),
+                        done=steps_done_in(checkpoints.resume_folder(cache.root)))
+    except UnpricedShape:
+        return None

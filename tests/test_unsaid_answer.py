@@ -79,3 +79,62 @@ def test_the_recall_speedup_is_steps_at_B1_over_steps_at_B4(monkeypatch):
     assert abs(row["speedup_ours"] - 4.0) < 0.1 and row["speedup_low"] < 4.0 < row["speedup_high"]
     bad = {"book": fake([1000.0, 1100.0, float("nan"), 1000.0])}
     assert read.recall_screen(bad, g).set_index("reading").loc["book"][["speedup_ours", "speedup_low"]].isna().all()
+
+
+def test_a_reading_not_run_yet_carries_its_price(monkeypatch, grid):
+    monkeypatch.setattr(read, "complete", lambda results, g, key: key == "book")
+    text = show.answer(_table(0.70, 0.90), grid, {}, {"init_gpt2": " (about 8.4 CPU-hours at the speed the stored runs ran)"})
+    assert "GPT-2's initialisation (about 8.4 CPU-hours at the speed the stored runs ran)" in text, text
+
+
+def test_a_figure_prices_its_missing_runs_from_the_store_and_never_times_a_shape(tmp_path, monkeypatch):
+    """`Figure.price` reads what stored runs of a shape took; a shape with none stored is not timed (a chapter
+    computes nothing) and leaves the reading unpriced."""
+    import json
+
+    from emergence_lib import estimate
+    from emergence_lib.cache import ResultCache
+    from emergence_lib.experiments import base
+
+    def never(run):
+        raise AssertionError("a chapter timed a shape")
+
+    monkeypatch.setattr(estimate, "time_shape", never)
+    fig = Unsaid(scale="paper_cpu")
+    cache = ResultCache(tmp_path)
+    monkeypatch.setattr(base, "cache_for", lambda scale: cache)
+    runs = fig.sweeps()["init_gpt2"]
+    assert fig.price(runs) is None, "no stored run of either shape: unpriced, and nothing timed"
+    done = [r for r in runs if r.T == 64]
+    law = estimate.law_steps(done[0])
+    for r in done:  # the reading's T = 64 seeds, 45x the law, at 0.09 s a step
+        path = cache.path(r)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"meta": {"device": "cpu"}}))
+    monkeypatch.setattr(cache, "load", lambda r: type("R", (), {"summary": {
+        "plateau_length": 45 * law, "seconds": 0.09 * 50 * law, "steps_run": int(50 * law)}})()
+                        if r in done else None)
+    assert fig.price(runs) is None, "T = 256 has no stored run: unpriced"
+    shape = estimate.shape_of(next(r for r in runs if r.T == 256))  # another reading's T = 256 runs, same shape
+    long_ = [r for k, rs in fig.sweeps().items() if k != "init_gpt2" for r in rs if estimate.shape_of(r) == shape]
+    for r in long_:
+        cache.path(r).write_text(json.dumps({"meta": {"device": "cpu"}}))
+    monkeypatch.setattr(cache, "load", lambda r: type("R", (), {"summary": {
+        "plateau_length": 45 * law if r in done else 1.5 * estimate.law_steps(r),
+        "seconds": 0.36 * 1000, "steps_run": 1000} if r in long_ else {
+        "plateau_length": 45 * law, "seconds": 0.09 * 50 * law, "steps_run": int(50 * law)}})()
+                        if r in done or r in long_ else None)
+    est = fig.price(runs)
+    assert est is not None and len(est.table) == 4, "the reading's four T = 256 seeds"
+    assert est.bound_hours == pytest.approx(4 * runs[0].max_steps * 0.36 / 3600)
+    assert est.expected_hours == pytest.approx(est.bound_hours), "45x the law runs every step of its budget"
+
+
+def test_a_price_reads_in_hours_a_reader_can_use():
+    from emergence_lib.estimate import Estimate
+
+    def est(seconds: list[float]) -> Estimate:
+        return Estimate(pd.DataFrame({"expected_s": seconds, "bound_s": [4 * s for s in seconds]}))
+
+    assert est([3600 * 8.44]).price() == "about 8.4 CPU-hours at the speed the stored runs ran"
+    assert est([3600 * 20, 3600 * 17.1]).price() == "about 37 CPU-hours at the speed the stored runs ran"

@@ -27,7 +27,7 @@ from ..cache import REPRODUCE_RTOL, OnCorrupt, ResultCache, default_data_dir, ru
 from ..configs import SCALES, ConfigError, Scale, check_int, check_probability, check_scale, normalise
 from ..devices import resolve_device
 from .. import checkpoints
-from ..estimate import estimate, steps_done_in
+from ..estimate import Estimate, estimate, from_store, steps_done_in
 from ..sweep import LONG_WORK_HOURS, _CONFIRMED, SweepResult, _say, confirm_long_work, run_sweep  # noqa: F401  (confirm_long_work: re-exported)
 
 SMOKE_CACHE_ENV = "EMERGENCE_SMOKE_CACHE"
@@ -166,6 +166,21 @@ class FigureConfig:
         results = {key: run_sweep(runs, cache, progress=False) for key, runs in have.items()}
         keys = {cache.path(r) for r in self.runs()}
         return results, sum(1 for k in keys if k.exists()), len(keys)
+
+    def price(self, runs: Sequence[Any] | None = None, reference: Sequence["FigureConfig"] = ()) -> Estimate | None:
+        """What ``runs`` (by default every run of the figure) cost where they are not stored yet, priced from the
+        stored runs alone, this figure's and ``reference``'s (figures at the same points), and never timed
+        (`estimate.from_store`): what a chapter can say a missing run costs without computing anything. None where
+        nothing is missing, or a shape has no stored run."""
+        cache = cache_for(self.scale)
+        if cache is None:
+            return None
+        every = list({run_key(r): r for r in self.runs()}.values())
+        wanted = {run_key(r) for r in (every if runs is None else runs)}
+        missing = [r for r in every if run_key(r) in wanted and not cache.path(r).exists()]
+        others = [r for fig in reference for r in fig.runs()]
+        stored = list({run_key(r): r for r in every + others if cache.path(r).exists()}.values())
+        return from_store(missing, stored, cache, time_new_shapes=False) if missing else None
 
     def devices(self) -> dict[str, int]:
         """How many of the figure's stored runs trained on each device (each file's ``meta.device``: "cpu",

@@ -61,14 +61,16 @@ def _judged_readings(table: pd.DataFrame, results: dict, grid) -> tuple[pd.DataF
     return done, within, done.iloc[int(np.argmin(np.abs(done["exponent_ours"].to_numpy() - PAPER_T)))]
 
 
-def answer(table: pd.DataFrame, grid, results: dict) -> str:
-    """The chapter's answer, generated from the registered verdicts of the readings whose runs are all stored."""
+def answer(table: pd.DataFrame, grid, results: dict, prices: dict[str, str] | None = None) -> str:
+    """The chapter's answer, generated from the registered verdicts of the readings whose runs are all stored;
+    ``prices``: what each reading not run yet would cost (`priced`)."""
     if not len(table) or "book" not in set(table["reading"]) or not read.complete(results, grid, "book"):
         return "The book's own reading is not run yet: nothing is judged."
     book = table.set_index("reading").loc["book"]
     verdict = claims.claim("unsaid.book.T_exponent").status(book["exponent_ours"], (book["exponent_low"], book["exponent_high"]))
     done, inside, closest = _judged_readings(table, results, grid)
-    waiting = [what for k, what, _ in READINGS if k in grid.readings and k != "book" and k not in set(done["reading"])]
+    waiting = [what + (prices or {}).get(k, "") for k, what, _ in READINGS
+               if k in grid.readings and k != "book" and k not in set(done["reading"])]
     head = (f"The book's reading gives a T exponent of {book['exponent_ours']:.2f} [{book['exponent_low']:.2f}, "
             f"{book['exponent_high']:.2f}] from T = {grid.T[0]} to {grid.T[1]} at d = {grid.d}, against the paper's "
             f"{PAPER_T:.2f} ({verdict}).")
@@ -119,7 +121,7 @@ def screen(ctx: Context) -> SimpleNamespace:
     glue_text("unsaid_runs", f"{have} of {need}")
     grid = fig_cfg.grid
     table = read.screen(results, grid)
-    glue_text("unsaid_answer", answer(table, grid, results))
+    glue_text("unsaid_answer", answer(table, grid, results, None if ctx.scale == "smoke" else priced(fig_cfg)))
     fig, ax = plt.subplots(figsize=(8, 0.55 * max(len(table), 2) + 1.4))
     if len(table):
         y = np.arange(len(table))[::-1]
@@ -137,6 +139,17 @@ def screen(ctx: Context) -> SimpleNamespace:
     fig.tight_layout()
     glue_figure("unsaid_fig", fig)
     return SimpleNamespace(table=table, results=results, grid=grid, shown=reader_table(table, grid))
+
+
+def priced(fig_cfg: Unsaid | UnsaidRecall) -> dict[str, str]:
+    """What each reading's runs not stored yet would cost, priced from the stored runs alone (`Figure.price`):
+    the price of what is left out, never a count of runs."""
+    out = {}
+    for key, runs in fig_cfg.sweeps().items():
+        est = fig_cfg.price(runs)
+        if est is not None:
+            out[key] = f" ({est.price()})"
+    return out
 
 
 def _interval(row: pd.Series, prefix: str) -> str:
@@ -227,10 +240,12 @@ def _ratio(row: pd.Series, part: str) -> str:
     return f"{v[0]:.2f}×" + (f" [{v[1]:.2f}, {v[2]:.2f}]" if np.isfinite(v[1]) else "")
 
 
-def answer_recall(table: pd.DataFrame, grid: UnsaidRecallGrid, results: dict) -> str:
-    """The recall screen's answer, from the registered verdicts of the readings whose runs (and the book's) are stored."""
+def answer_recall(table: pd.DataFrame, grid: UnsaidRecallGrid, results: dict,
+                  prices: dict[str, str] | None = None) -> str:
+    """The recall screen's answer, from the registered verdicts of the readings whose runs (and the book's) are
+    stored; ``prices``: what each reading not run yet would cost (`priced`)."""
     if not len(table) or not read.recall_complete(results, grid, "book"):
-        return "The book's reading of recall is not run yet: nothing is judged."
+        return "The book's reading of recall is not run yet" + (prices or {}).get("book", "") + ": nothing is judged."
     rows = table.set_index("reading", drop=False)
     book = rows.loc["book"]
     lo, hi = grid.B
@@ -242,7 +257,8 @@ def answer_recall(table: pd.DataFrame, grid: UnsaidRecallGrid, results: dict) ->
         text += (f" With {r['what']}: {_ratio(r, 'speedup')} ({v[f'unsaid_recall.{k}.recovers']} against ≈"
                  f"{PAPER_SPEEDUP:g}×), {_ratio(r, 'moves')} the book's ({v[f'unsaid_recall.{k}.moves']} on moving it "
                  f"by more than {MOVES_BY_RATIO:g}×).")
-    waiting = [what for k, what, _ in RECALL_READINGS if k in grid.readings and k != "book" and k not in done]
+    waiting = [what + (prices or {}).get(k, "") for k, what, _ in RECALL_READINGS
+               if k in grid.readings and k != "book" and k not in done]
     return text + (f" Not run yet: {'; '.join(waiting)}." if waiting else "")
 
 
@@ -253,7 +269,8 @@ def recall_screen(ctx: Context) -> SimpleNamespace:
     glue_text("unsaid_recall_runs", f"{have} of {need}")
     grid = fig_cfg.grid
     table = read.recall_screen(results, grid)
-    glue_text("unsaid_recall_answer", answer_recall(table, grid, results))
+    glue_text("unsaid_recall_answer",
+              answer_recall(table, grid, results, None if ctx.scale == "smoke" else priced(fig_cfg)))
     lo, hi = grid.B
     shown = pd.DataFrame([{"reading": r["what"],
                            f"steps to {grid.threshold:.0%} at B = {lo}": f"{r[f'steps_B{lo}']:,.0f}" if np.isfinite(r[f"steps_B{lo}"]) else "—",
