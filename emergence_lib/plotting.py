@@ -218,12 +218,12 @@ STATUS_COLORS = {"agrees": "C2", "reproduced": "C2", "differs": "C3", "inconclus
 
 
 def _forest_label(key: str, figure: str) -> str:
-    """"table1.figure3.T32_d16_B1" → "Fig. 3, Table 1's model: T32 d16 B1"; "recall_t1.figure4.V32_N4" → "Fig. 4,
+    """"table1.figure3.T32_d16_B1" → "Fig. 3, the paper's model: T32 d16 B1"; "recall_t1.figure4.V32_N4" → "Fig. 4,
     Table 1's recall model: V32 N4"; "figure9.flow_vs_sgd" → "Fig. 9: flow vs sgd"."""
     where = f"Beyond {figure[1:]}" if figure.startswith("B") else f"Fig. {figure}"
     # A registered group's prefix says which model it reads; the rest of the key, past its figure, names the claim.
-    for prefix, model in (("table1.ablations.", "Table 1's width"), ("table1.measured.", "Table 1's model, T to 256"),
-                          ("table1.", "Table 1's model"),
+    for prefix, model in (("table1.ablations.", "Table 1's width"), ("table1.measured.", "The paper's model, T to 256"),
+                          ("table1.", "The paper's model"),
                           ("recall_t1.", "Table 1's recall model"), ("confirm.", "fresh seeds")):
         if key.startswith(prefix):
             rest = key[len(prefix):]

@@ -76,7 +76,7 @@ def paper_scale_cached(chapter: str) -> tuple[int, int]:
     cache = ResultCache()  # the paper scale's cache: data/
     runs = {}
     for name in CHAPTER_FIGURES[chapter]:
-        if not figures()[name].has_scale("paper"):  # a figure of Table 1's model only (paper_cpu)
+        if not figures()[name].has_scale("paper"):  # a figure of the paper's model only (paper_cpu)
             continue
         for r in figures()[name](scale="paper").runs():
             runs[str(cache.path(r))] = r
@@ -295,7 +295,7 @@ def _partly_text(rows: "pd.DataFrame", registration: "pd.DataFrame | None") -> s
 def verdict_summary(folder: str | None = None, registration: "pd.DataFrame | None" = None) -> str:
     """The landing page's first lines (MyST markdown): the verdicts counted by kind of evidence, registered ones first.
 
-    * registered before their runs: counted by the status this build judged (Table 1's model first); with
+    * registered before their runs: counted by the status this build judged (the paper's model first); with
       ``registration`` (`registration.registration_table`), how many of them also read older runs;
     * exact computations: the deterministic flows' tolerances;
     * pins set after the data: their pinned statuses, shown as pins and never as "hold"."""
@@ -426,10 +426,10 @@ def _paper_cpu_cell(c: Claim) -> str:
     """A paper-scale cell from Table 1's settings (paper_cpu): ours, the verdict, and how much of the paper's grid."""
     doc = f"/chapters/{c.chapter}.ipynb"
     # Each registered grid's chapter glues how many of its runs are stored (its show function).
-    stored = {"table1.measured.": ("Table 1's model where the paper measured", "t1m_runs"),
+    stored = {"table1.measured.": ("The paper's model where the paper measured", "t1m_runs"),
               "recall_t1.": ("Table 1's recall model", "rt1_runs"),
               "table1.ablations.": ("Table 1's width", "t1a_runs"),
-              "table1.joint.": ("fresh seeds of Table 1's model", "t1j_runs"),
+              "table1.joint.": ("fresh seeds of the paper's model", "t1j_runs"),
               "unsaid.": ("the unstated-choices screen", "unsaid_runs"),
               "unsaid_recall.": ("the recall readings' screen", "unsaid_recall_runs")}
     grid = next((v for k, v in stored.items() if c.key.startswith(k)), None)

@@ -70,7 +70,7 @@ def test_the_answer_in_words_follows_the_fit_and_its_verdicts():
         return joint.answer(_first_rows(values), _results("table1.joint.first_seeds", values), "not run yet")
 
     steep = words(FIRST)
-    assert steep.startswith("In kind, yes: on Table 1's model the plateau grows with d and T and shrinks with B, as "
+    assert steep.startswith("In kind, yes: on the paper's model the plateau grows with d and T and shrinks with B, as "
                             "the paper says; but it grows faster with T/B than the paper's law, nearer the toy "
                             "theory's T/B."), steep
     shallow = words({"d": (1.3, "agrees"), "T": (0.5, "differs"), "B": (-0.5, "differs")})

@@ -265,7 +265,7 @@ def test_placement_layers_counts_each_emerged_run_once_in_its_own_layer(monkeypa
 
 
 def test_repetition_steps_are_geometric_means_per_setting_with_the_speedup_over_no_repetition():
-    """Figure 5's table on Table 1's model: every B and p, its seeds' geometric-mean steps, and the ratio of the
+    """Figure 5's table on the paper's model: every B and p, its seeds' geometric-mean steps, and the ratio of the
     no-repetition mean to its own (B = 4 can be slower than B = 2: the table shows every setting, not the extremes)."""
     from emergence_lib.experiments.recall_table1 import read
 
@@ -327,7 +327,7 @@ def test_the_placement_sentence_names_the_most_common_layer_and_every_tie():
 
 
 def test_the_figure4_answer_is_generated_from_the_verdicts_and_the_laptop_fit():
-    """Chapter 04's paragraph on Table 1's model says each judged exponent with its interval and verdict, no number
+    """Chapter 04's paragraph on the paper's model says each judged exponent with its interval and verdict, no number
     for one not judged (not run yet, or the smoke scale), how many judged points differ from the law and how many
     are not judged, why an interval was widened (a p bound that never rounds down), and the laptop's recorded
     exponents (here from a fit to a known power law) as 95% intervals on their own grid, saying whether they

@@ -739,7 +739,7 @@ def test_and_list_writes_a_list_in_prose():
 
 
 def test_an_amended_exponent_takes_the_point_means_interval_only_where_the_law_misfits():
-    """Figure 3's T exponent on Table 1's model, amended after its runs: a Welch contrast counts only the seeds'
+    """Figure 3's T exponent on the paper's model, amended after its runs: a Welch contrast counts only the seeds'
     spread, so where the power law misfits its points the interval of the least-squares fit to the point means (its
     residual degrees of freedom) is recorded instead, and only if wider; on points that follow the law the registered
     Welch interval stands."""

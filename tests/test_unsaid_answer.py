@@ -138,3 +138,67 @@ def test_a_price_reads_in_hours_a_reader_can_use():
 
     assert est([3600 * 8.44]).price() == "about 8.4 CPU-hours at the speed the stored runs ran"
     assert est([3600 * 20, 3600 * 17.1]).price() == "about 37 CPU-hours at the speed the stored runs ran"
+
+
+def _two_movers() -> pd.DataFrame:
+    """The book's reading and two readings that each move the exponent to about 0.15, a tie to the second decimal."""
+    base = {"reading": "book", "what": "the book's reading (float32)", "exponent_ours": 1.04, "exponent_low": 0.78,
+            "exponent_high": 1.30, "plateau_T256": 1300.0}
+    rows = [base] + [{"reading": k, "what": w, "exponent_ours": 0.15, "exponent_low": -0.10, "exponent_high": 0.41,
+                      "moves_ours": -0.88, "moves_low": -1.19, "moves_high": -0.58, "plateau_T256": p}
+                     for k, w, p in (("positions_scaled", "positions scaled", 52.0),
+                                     ("relevance_loud", "a louder relevance feature", 255.0))]
+    return pd.DataFrame(rows)
+
+
+def test_a_tie_names_every_reading_that_moves_the_law(monkeypatch, grid):
+    """Two readings move the exponent by the same amount: the answer names both, never the first of a tie alone."""
+    monkeypatch.setattr(read, "complete", lambda results, g, key: True)
+    monkeypatch.setattr(read, "baseline_of", lambda key: "book")
+    text = show.answer(_two_movers(), grid, {})
+    assert "Two readings move the exponent by more than 0.2: positions scaled" in text
+    assert "a louder relevance feature, by -0.88" in text and "(its plateau at T = 256: 255 steps)" in text
+    assert "against 1,300 for the book's reading (float32)" in text
+
+
+def test_whose_says_the_exponent_depends_on_unstated_choices_only_when_one_moves_it(monkeypatch):
+    monkeypatch.setattr(Unsaid, "cached", lambda self: ({}, 0, 0))
+    monkeypatch.setattr(read, "complete", lambda results, g, key: True)
+    monkeypatch.setattr(read, "baseline_of", lambda key: "book")
+    monkeypatch.setattr(read, "screen", lambda results, g: _two_movers())
+    moved = show.whose()
+    assert "two of two other readings" in moved and "depends on choices its text does not fix" in moved
+    still = _two_movers().assign(moves_ours=lambda t: t["moves_ours"] * 0.0 + [float("nan"), 0.01, 0.0],
+                                 moves_low=[float("nan"), -0.1, -0.1], moves_high=[float("nan"), 0.1, 0.1])
+    monkeypatch.setattr(read, "screen", lambda results, g: still)
+    quiet = show.whose()
+    assert "none of two other readings" in quiet and "depends on" not in quiet
+
+
+def test_the_landing_page_says_figure_3_in_kind_from_the_logged_joint_fit(tmp_path):
+    """From the claims this build logged: first seeds only → said to be after their data; nothing logged → nothing."""
+    import json
+
+    from emergence_lib import headlines
+
+    assert headlines.in_kind(str(tmp_path)) == ""
+    for q, v in (("d", 1.35), ("T", 1.19), ("B", -1.19)):
+        key = f"table1.joint.first_seeds.{q}_exponent"
+        (tmp_path / f"{key}@paper_cpu.json").write_text(json.dumps(
+            {"key": key, "scale": "paper_cpu", "ours": v, "status": "differs", "interval": [v - 0.2, v + 0.2]}))
+    text = headlines.in_kind(str(tmp_path))
+    assert text.startswith("Figure 3's law holds in kind") and "chosen after their data" in text
+    assert "1.35, 1.19, −1.19 against 1.29, 0.80, −0.80" in text
+
+
+def test_the_marker_sentence_follows_the_louder_relevance_features_verdict(monkeypatch, grid):
+    """The hypothesis that the marker's size moves the law is said to hold only where the relevance-alone reading's
+    registered 'moves' claim agrees; within ±0.2 it is said to fail; runs to come say so."""
+    monkeypatch.setattr(read, "baseline_of", lambda key: "book")
+    monkeypatch.setattr(read, "complete", lambda results, g, key: True)
+    assert "is enough to move the law" in show.marker(_two_movers(), {}, grid)
+    quiet = _two_movers()
+    quiet.loc[quiet["reading"] == "relevance_loud", ["moves_ours", "moves_low", "moves_high"]] = [0.0, -0.1, 0.1]
+    assert "does not move the law: the hypothesis fails" in show.marker(quiet, {}, grid)
+    monkeypatch.setattr(read, "complete", lambda results, g, key: key != "relevance_loud")
+    assert show.marker(_two_movers(), {}, grid) == "Not run yet."

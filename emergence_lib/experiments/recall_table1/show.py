@@ -192,7 +192,7 @@ def _at_most(p: float) -> str:
 
 
 def figure4_answer(t1: SimpleNamespace, laptop: Sequence[claims.ClaimResult], grid: Any) -> str:
-    """Figure 4 on Table 1's model in a paragraph generated from its verdicts (``t1``: `figure4`'s result): both
+    """Figure 4 on the paper's model in a paragraph generated from its verdicts (``t1``: `figure4`'s result): both
     exponents at 50% (the jump) and at the paper's 5% (`exponent_phrase`), the judged points' ratios to the law, and
     the laptop substitute's exponents (``laptop``: its recorded ``figure4.*_exponent`` claims, pins, not evidence;
     ``grid``: its grid) as 95% intervals beside Table 1's, each on its own grid (glued: rt1_answer)."""

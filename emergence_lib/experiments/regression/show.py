@@ -260,7 +260,7 @@ def table1_dynamics(res11_cpu: Results, ctx: Context) -> SimpleNamespace:
     laptop = res11_cpu["curves"].curves
     laptop = laptop[laptop["d"] == laptop["d"].max()]
     ours = res11["curves"].curves if have11 else laptop.iloc[:0]
-    for curves, color, label in ((laptop, "0.6", "laptop model"), (ours, "C0", "Table 1's model")):
+    for curves, color, label in ((laptop, "0.6", "laptop model"), (ours, "C0", "The paper's model")):
         for i, ((d, seed), g) in enumerate(curves.groupby(["d", "seed"])):
             t01 = first_crossing(g["step"], g["loss_no_repetition"], 0.1, log=True)
             if np.isfinite(t01):

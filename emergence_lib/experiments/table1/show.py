@@ -155,7 +155,7 @@ def _table1_figure(cpu_tables: dict[str, pd.DataFrame], points: pd.DataFrame, gr
         ax.plot(ds, [law(T, d) for d in ds], ":", color=colors[T], lw=1.6)
     handles = [plt.Line2D([], [], color=colors[T], ls=":", marker="o", mfc="none", label=f"$T$ = {T}") for T in Ts]
     handles += [plt.Line2D([], [], color="0.3", ls="none", marker="o", mfc="none", label="laptop model"),
-                plt.Line2D([], [], color="0.3", ls="none", marker="s", label="Table 1's model"),
+                plt.Line2D([], [], color="0.3", ls="none", marker="s", label="The paper's model"),
                 plt.Line2D([], [], color="0.3", ls=":", label="paper's law")]
     ax.legend(handles=handles, fontsize=9, ncol=2, loc="upper left")
     ax.set_xscale("log")
@@ -181,7 +181,7 @@ def _table1_figure(cpu_tables: dict[str, pd.DataFrame], points: pd.DataFrame, gr
     ax.set_ylim(0.35, 2.4)
     ax.set_xlabel("$(T, d, B)$")
     ax.set_ylabel("our plateau / paper's law")
-    ax.set_title("Table 1's model against the paper's law")
+    ax.set_title("The paper's model against the paper's law")
     ax.legend(loc="lower left", fontsize=9)
     plotting.label_panels(axes)
     fig.tight_layout()
@@ -194,7 +194,7 @@ PK = "table1.measured"
 
 
 def measured(cpu_tables: dict[str, pd.DataFrame], ctx: Context) -> SimpleNamespace:
-    """Table 1's model where the paper measured: every registered point against the law, the exponents at T = 256
+    """The paper's model where the paper measured: every registered point against the law, the exponents at T = 256
     and T = 128 alone, the T exponent over 32-256, the B exponent at 256, and whether the local d exponent grows
     with T (the ``table1.measured.*`` claims, registered before these runs). A point is judged once all its seeds are
     stored, or, run as the budget allows (`read.AS_BUDGET_ALLOWS`), once that many of its seeds have crossed; until
@@ -427,7 +427,7 @@ def _measured_figure(points: pd.DataFrame, local: pd.DataFrame, partial: pd.Data
     ticks = [0.5, 0.7, 1.0, 1.4, 2.0, 2.8] + [t for t in (4, 8, 16, 32, 64, 128) if t < 1.2 * top]
     ax.set_yticks(ticks, [f"{t:g}" for t in ticks])  # up to the highest caret or bar (2 seeds: a t on 1 df, wide)
     ax.minorticks_off()
-    ax.set(xlabel="$T$", ylabel="our plateau / paper's law", title="Table 1's model against the law, $B$ = 1")
+    ax.set(xlabel="$T$", ylabel="our plateau / paper's law", title="The paper's model against the law, $B$ = 1")
     ax.legend(fontsize=9, loc="upper left")
     ax = axes[1]
     ok = local[np.isfinite(local["ours"].astype(float)) & np.isfinite(local["low"].astype(float))] if len(local) else local

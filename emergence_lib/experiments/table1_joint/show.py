@@ -102,8 +102,8 @@ def _in_words(fit: dict[str, dict], verdict: dict[str, str]) -> str:
     """One plain sentence from a joint fit: the direction of each exponent against the paper's, then how the T and B
     exponents compare where they differ (steeper or shallower), and whether they sit nearer the toy theory's T/B."""
     kind = all((r["ours"] > 0) == (r["paper"] > 0) for r in fit.values())
-    words = ("In kind, yes: on Table 1's model the plateau grows with d and T and shrinks with B, as the paper says"
-             if kind else "Not even in kind: on Table 1's model the plateau does not move with d, T and B as the paper "
+    words = ("In kind, yes: on the paper's model the plateau grows with d and T and shrinks with B, as the paper says"
+             if kind else "Not even in kind: on the paper's model the plateau does not move with d, T and B as the paper "
              "says")
     T, B = fit.get("T"), fit.get("B")
     if kind and T and B and verdict.get("T") == verdict.get("B") == "differs":
@@ -126,10 +126,10 @@ def _span(rows: list[dict]) -> str:
 
 def facts() -> dict[str, str]:
     """The computed phrases the landing page's reasons paste (`headlines`), from the stored runs: where the local
-    exponents of Table 1's model bend, and how close to chance the paper's 5% recall threshold sits."""
+    exponents of the paper's model bend, and how close to chance the paper's 5% recall threshold sits."""
     from ..recall_table1.runs import RECALL_MEASURED_GRIDS
     from ..table1.read import local_d_exponent, local_T_exponent, stored_summaries
-    from ..unsaid.show import why_line, why_line_recall
+    from ..unsaid.show import whose, whose_recall, why_line, why_line_recall
 
     summary = stored_summaries()[0]
     short = [local_T_exponent(summary, d, 32, 64) for d in (16, 32)]
@@ -143,4 +143,5 @@ def facts() -> dict[str, str]:
         "chance": f"chance is {1 / tokens:.1%} at {tokens} tokens",
         "unsaid": why_line(),
         "unsaid_recall": why_line_recall(),
+        "whose": " ".join(w for w in (whose(), whose_recall()) if w),
     }

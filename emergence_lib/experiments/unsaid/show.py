@@ -18,6 +18,13 @@ from . import read
 from .runs import READINGS, RECALL_READINGS, Unsaid, UnsaidGrid, UnsaidRecall, UnsaidRecallGrid
 
 PAPER_T = float(PAPER["figure3"]["T"])
+# Shorter names for the landing page's sentences, where the chapter's full descriptions do not fit a table cell.
+SHORT = {"positions_scaled": "the token embedding × √256 (Vaswani et al.)", "relevance_loud": "a 16× louder relevance feature",
+         "positions_none": "no positions", "positions_learned": "learned positions", "input_unit": "unit-scale tokens"}
+
+
+def _short(row: pd.Series) -> str:
+    return SHORT.get(row["reading"], row["what"])
 PAPER_SPEEDUP = float(PAPER["figure5_speedup"]["B"])
 
 
@@ -96,32 +103,88 @@ def answer(table: pd.DataFrame, grid, results: dict, prices: dict[str, str] | No
         _moves_most(done, table, grid) + rest
 
 
+def _spoken(n: int) -> str:
+    """A small count in words, as prose says it."""
+    return ("zero one two three four five six seven eight nine ten eleven twelve".split() + [str(n)])[min(n, 13)] \
+        if n <= 12 else str(n)
+
+
+def _movers(done: pd.DataFrame) -> pd.DataFrame:
+    """The judged readings whose registered 'moves' claim agrees: each moves the exponent by more than 0.2."""
+    if "moves_ours" not in done or not len(done):
+        return done.iloc[:0]
+    moved = done[done["moves_ours"].notna()]
+    keep = [claims.claim(f"unsaid.{r['reading']}.moves").status(r["moves_ours"], (r["moves_low"], r["moves_high"]))
+            == "agrees" for _, r in moved.iterrows()]
+    return moved[keep]
+
+
 def _moves_most(done: pd.DataFrame, table: pd.DataFrame, grid) -> str:
-    """Which judged reading moves the exponent most from its baseline, with its registered 'moves' verdict."""
+    """Which judged readings move the exponent (registered 'moves' verdict), each with its plateau at the longest T;
+    where none does, the one that moves it most, with its verdict."""
     moved = done[done["moves_ours"].notna()] if "moves_ours" in done else done.iloc[:0]
     if not len(moved):
         return ""
+    col = f"plateau_T{grid.T[1]}"
+
+    def plateau(row: pd.Series) -> str:
+        base = table[table["reading"] == read.baseline_of(row["reading"])]
+        if not (len(base) and col in table and np.isfinite(row[col]) and np.isfinite(base.iloc[0][col])):
+            return ""
+        return (f"; its plateau at T = {grid.T[1]} is {row[col]:,.0f} steps, against {base.iloc[0][col]:,.0f} "
+                f"for {base.iloc[0]['what']}")
+
+    movers = _movers(done)
+    if len(movers) > 1:  # several readings move it: name each, never just the first of a tie
+        bases = {read.baseline_of(k) for k in movers["reading"]}
+        base = table[table["reading"] == bases.pop()] if len(bases) == 1 else table.iloc[:0]
+        against = (f", against {base.iloc[0][col]:,.0f} for {base.iloc[0]['what']}"
+                   if len(base) and col in table and np.isfinite(base.iloc[0][col]) else "")
+        return (f" {_spoken(len(movers)).capitalize()} readings move the exponent by more than 0.2: " + "; ".join(
+            f"{r['what']}, by {r['moves_ours']:+.2f} [{r['moves_low']:+.2f}, {r['moves_high']:+.2f}] to "
+            f"{r['exponent_ours']:.2f}" + (f" (its plateau at T = {grid.T[1]}: {r[col]:,.0f} steps)"
+                                           if col in r and np.isfinite(r[col]) else "")
+            for _, r in movers.iterrows()) + against + ".")
     top = moved.iloc[int(np.argmax(np.abs(moved["moves_ours"].to_numpy())))]
     verdict = claims.claim(f"unsaid.{top['reading']}.moves").status(top["moves_ours"], (top["moves_low"], top["moves_high"]))
     says = {"agrees": "by more than 0.2: it moves the law",
             "differs": "within ±0.2: it does not move the law"}.get(verdict, "inconclusive")
     who = "That reading" if len(moved) == 1 else f"The reading that moves it most, {top['what']},"
-    text = (f" {who} moves the exponent by {top['moves_ours']:+.2f} [{top['moves_low']:+.2f}, {top['moves_high']:+.2f}] "
-            f"({says})")
-    col, base = f"plateau_T{grid.T[1]}", table[table["reading"] == read.baseline_of(top["reading"])]
-    if len(base) and col in table and np.isfinite(top[col]) and np.isfinite(base.iloc[0][col]):
-        text += (f"; its plateau at T = {grid.T[1]} is {top[col]:,.0f} steps, against {base.iloc[0][col]:,.0f} "
-                 f"for {base.iloc[0]['what']}")
-    return text + "."
+    return (f" {who} moves the exponent by {top['moves_ours']:+.2f} [{top['moves_low']:+.2f}, {top['moves_high']:+.2f}] "
+            f"({says}){plateau(top)}.")
+
+
+def marker(table: pd.DataFrame, results: dict, grid) -> str:
+    """What the louder relevance feature says of the hypothesis that the marker's size against the positions, not the
+    token's, moves the law under the Vaswani scaling: from both readings' registered 'moves' verdicts."""
+    keys = ("positions_scaled", "relevance_loud")
+    if not len(table) or not all(k in set(table["reading"]) and read.complete(results, grid, k)
+                                 and read.complete(results, grid, read.baseline_of(k)) for k in keys):
+        return "Not run yet."
+    rows = table.set_index("reading")
+    said = {k: (f"{rows.loc[k, 'moves_ours']:+.2f} [{rows.loc[k, 'moves_low']:+.2f}, {rows.loc[k, 'moves_high']:+.2f}] "
+                f"to {rows.loc[k, 'exponent_ours']:.2f}").replace("-", "−") for k in keys}
+    verdict = {k: claims.claim(f"unsaid.{k}.moves").status(
+        rows.loc[k, "moves_ours"], (rows.loc[k, "moves_low"], rows.loc[k, "moves_high"])) for k in keys}
+    head = (f"The relevance feature alone, 16× louder, moves the T exponent by {said['relevance_loud']}; the Vaswani "
+            f"scaling, by {said['positions_scaled']}.")
+    if verdict["relevance_loud"] == "agrees" and verdict["positions_scaled"] == "agrees":
+        return head + (" A louder marker, with the tokens as in the book, is enough to move the law: the token's own size"
+                       " is not needed. Whether through the marker's size at initialisation or its faster learning "
+                       "under Adam is not separated.")
+    if verdict["relevance_loud"] == "differs":
+        return head + " A louder marker alone does not move the law: the hypothesis fails."
+    return head + " Whether a louder marker alone moves the law cannot be told from these seeds."
 
 
 def screen(ctx: Context) -> SimpleNamespace:
-    fig_cfg = Unsaid(scale="smoke" if ctx.scale == "smoke" else "paper_cpu")  # the screen runs on Table 1's model
+    fig_cfg = Unsaid(scale="smoke" if ctx.scale == "smoke" else "paper_cpu")  # the screen runs on the paper's model
     results, have, need = (ctx.run(fig_cfg), 0, 0) if ctx.scale == "smoke" else fig_cfg.cached()
     glue_text("unsaid_runs", f"{have} of {need}")
     grid = fig_cfg.grid
     table = read.screen(results, grid)
     glue_text("unsaid_answer", answer(table, grid, results, None if ctx.scale == "smoke" else priced(fig_cfg)))
+    glue_text("unsaid_marker", marker(table, results, grid))
     fig, ax = plt.subplots(figsize=(8, 0.55 * max(len(table), 2) + 1.4))
     if len(table):
         y = np.arange(len(table))[::-1]
@@ -174,25 +237,53 @@ def reader_table(table: pd.DataFrame, grid) -> pd.DataFrame:
 
 def why_line() -> str:
     """One sentence for the landing page's Figure 3 reason, from the registered verdicts of the readings whose runs
-    are all stored."""
+    are all stored: the readings that move the T exponent, and those that bring it within the paper's."""
     fig_cfg = Unsaid(scale="paper_cpu")
     results = fig_cfg.cached()[0]
     done, within, closest = _judged_readings(read.screen(results, fig_cfg.grid), results, fig_cfg.grid)
     if closest is None:
         return "No unstated choice screened yet (Beyond 4)."
+    movers = _movers(done)
+    moved = ("" if not len(movers) else
+             f"{_spoken(len(movers)).capitalize()} unstated choice{'s' if len(movers) > 1 else ''} move{'' if len(movers) > 1 else 's'} "
+             "it by more than 0.2: " + ", ".join(f"{_short(r)} to {r['exponent_ours']:.2f}" for _, r in movers.iterrows())
+             + ". ")
     if len(within):
         first = within.iloc[0]
-        moved = claims.claim(f"unsaid.{first['reading']}.moves").status(
+        verdict = claims.claim(f"unsaid.{first['reading']}.moves").status(
             first["moves_ours"], (first["moves_low"], first["moves_high"]))
-        caveat = "" if moved == "agrees" else ", though not shown to differ from the book's reading"
-        return (f"Read with {', '.join(within['what'])}, the T exponent comes within the paper's: "
+        caveat = "" if verdict == "agrees" else ", though not shown to differ from the book's"
+        return (moved + f"With {', '.join(_short(r) for _, r in within.iterrows())} it comes within the paper's: "
                 f"{first['exponent_ours']:.2f} [{first['exponent_low']:.2f}, {first['exponent_high']:.2f}]{caveat} "
                 f"(Beyond 4).")
     if len(done) == 1:
-        return (f"The one unstated choice screened, {closest['what']}, does not bring it back "
-                f"({closest['exponent_ours']:.2f}; Beyond 4).")
-    return (f"None of {len(done)} unstated choices screened brings it back; closest: {closest['what']}, "
-            f"{closest['exponent_ours']:.2f} (Beyond 4).")
+        return moved + (f"The one unstated choice screened, {_short(closest)}, does not bring it back "
+                        f"({closest['exponent_ours']:.2f}; Beyond 4).")
+    return moved + (f"None of {len(done)} unstated choices screened brings it back; closest: {_short(closest)}, "
+                    f"{closest['exponent_ours']:.2f} (Beyond 4).")
+
+
+def whose() -> str:
+    """The landing page's 'whose are the differences' sentence for Figure 3's T exponent, from the screen's
+    registered verdicts: empty until the book's reading and at least one other are judged."""
+    fig_cfg = Unsaid(scale="paper_cpu")
+    results, grid = fig_cfg.cached()[0], fig_cfg.grid
+    table = read.screen(results, grid)
+    done, within, _ = _judged_readings(table, results, grid)
+    if not len(done) or "book" not in set(table["reading"]):
+        return ""
+    book = table.set_index("reading").loc["book"]
+    movers = _movers(done)
+    head = (f"on the paper's model at d = {grid.d} (T = {grid.T[0]} → {grid.T[1]}), the book's reading gives a T exponent "
+            f"of {book['exponent_ours']:.2f}")
+    if not len(movers):
+        return head + (f"; none of {_spoken(len(done))} other readings of what the paper leaves unsaid is shown to "
+                       "move it by more than 0.2.")
+    return (head + f"; {_spoken(len(movers))} of {_spoken(len(done))} other readings of what the paper leaves unsaid "
+            "move it by more than 0.2 (" + "; ".join(f"{_short(r)}: {r['exponent_ours']:.2f}" for _, r in movers.iterrows())
+            + ")" + (f", and with {' and '.join(_short(r) for _, r in within.iterrows())} it comes within the paper's "
+                     f"{PAPER_T:.2f}" if len(within) else "")
+            + ": the paper's T exponent depends on choices its text does not fix.")
 
 
 def _recall_claims(key: str) -> list[str]:
@@ -299,3 +390,33 @@ def why_line_recall() -> str:
     best = max(done, key=lambda k: rows.loc[k, "speedup_ours"] if np.isfinite(rows.loc[k, "speedup_ours"]) else -1)
     return (f"No unstated choice of recall screened brings it to ≈{PAPER_SPEEDUP:g}×; the largest, with "
             f"{rows.loc[best, 'what']}: {_ratio(rows.loc[best], 'speedup')} (Beyond 4).")
+
+
+def whose_recall() -> str:
+    """The landing page's sentence on whose Figure 5's difference is, from the recall readings whose runs, and the
+    book's, are all stored: empty until one other reading is judged."""
+    fig_cfg = UnsaidRecall(scale="paper_cpu")
+    results, grid = fig_cfg.cached()[0], fig_cfg.grid
+    if not read.recall_complete(results, grid, "book"):
+        return ""
+    rows = read.recall_screen(results, grid).set_index("reading", drop=False)
+    done = [k for k in grid.readings if k != "book" and k in rows.index and read.recall_complete(results, grid, k)]
+    if not done:
+        return ""
+    verdicts = {k: _recall_verdicts(rows.loc[k]) for k in done}
+    hits = [k for k in done if verdicts[k][f"unsaid_recall.{k}.recovers"] == "agrees"]
+    movers = [k for k in done if verdicts[k][f"unsaid_recall.{k}.moves"] == "agrees"]
+    each = "; ".join(f"{rows.loc[k, 'what']}: {_ratio(rows.loc[k], 'speedup')}" for k in done)
+    text = (f"For recall, the book's reading speeds learning up {_ratio(rows.loc['book'], 'speedup')} with in-context "
+            f"repetition, against the paper's ≈{PAPER_SPEEDUP:g}×; ")
+    if hits:
+        return text + f"read another way ({each}), {' and '.join(rows.loc[k, 'what'] for k in hits)} comes within it."
+    if movers:
+        return text + (f"of {_spoken(len(done))} other readings of how a query with no occurrence is handled ({each}), "
+                       f"{_spoken(len(movers))} move{'s' if len(movers) == 1 else ''} it by more than "
+                       f"{MOVES_BY_RATIO:g}×, none to the paper's.")
+    who = ("the one other reading" if len(done) == 1 else
+           f"{'neither' if len(done) == 2 else 'none'} of {_spoken(len(done))} other readings")
+    return text + (f"{who} of how a query with no occurrence is handled ({each}) is shown to move it by more than "
+                   f"{MOVES_BY_RATIO:g}×.").replace("the one other reading of how a query with no occurrence is handled "
+                                                    f"({each}) is shown", f"the one other reading ({each}) is not shown")
