@@ -198,31 +198,10 @@ assert len(CLAIMS) > len(HEADLINES)
 TOY_FIGURES = ("1", "2", "9")  # the toy model's claims; the rest are the Transformers'
 
 
-def in_kind(folder: str | None = None) -> str:
-    """Figure 3's law in words, from the joint fit this build logged: on fresh seeds where all three exponents are
-    judged, else on the first seeds, said to be after their data; empty where neither is logged."""
-    from .experiments.table1_joint.show import _in_words
-
-    for prefix, whose in (("table1.joint.fresh", "on fresh seeds"),
-                          ("table1.joint.first_seeds", "on our first seeds, an estimator chosen after their data")):
-        keys = {q: f"{prefix}.{q}_exponent" for q in ("d", "T", "B")}
-        entries = {q: logged_entry(REGISTRY[k], folder) for q, k in keys.items()}
-        if all(e and isinstance(e.get("ours"), float) and REGISTRY[keys[q]].paper_value is not None
-               for q, e in entries.items()):
-            fit = {q: {"ours": e["ours"], "paper": REGISTRY[keys[q]].paper_value} for q, e in entries.items() if e}
-            said = (f"exponents of {', '.join(fit)}: " + ", ".join(f"{r['ours']:.2f}" for r in fit.values())
-                    + " against " + ", ".join(f"{r['paper']:.2f}" for r in fit.values()))
-            words = _in_words(fit, {q: e["status"] for q, e in entries.items() if e})[:-1]
-            words = words.replace("In kind, yes:", "Figure 3's law holds in kind:").replace(
-                "Not even in kind:", "Figure 3's law fails even in kind:")
-            return (words
-                    + f" (the paper's joint fit {whose}: {said}).").replace("-", "−")
-    return ""
-
-
-def answer(folder: str | None = None, whose: str = "") -> str:
+def answer(folder: str | None = None, whose: str = "", kind: str = "") -> str:
     """The landing page's answer in plain words, generated from the headline rows' verdicts in this build;
-    ``whose``: the unstated-choices screen's sentence on whose the differences are (`unsaid.show.whose`)."""
+    ``whose``: the unstated-choices screen's sentence on whose the differences are (`unsaid.show.whose`); ``kind``:
+    Figure 3's law in words (`table1_joint.show.in_kind`). The engine imports no experiment: the page passes both."""
     folder = folder or os.environ.get(CLAIMS_LOG_ENV)
     judged = []
     for h in HEADLINES:
@@ -245,7 +224,7 @@ def answer(folder: str | None = None, whose: str = "") -> str:
     fig3_text = (" Figure 3's law differs where the paper measured it: " + "; ".join(h.claim.lstrip("… ") for h in fig3) + "."
                  if fig3 else "")
     return (f"{toy_text} For the Transformers, of the paper's {len(tf)} claims judged on its own model, "
-            f"{', '.join(parts)}.{fig3_text} " + (f"{in_kind(folder)} " if in_kind(folder) else "")
+            f"{', '.join(parts)}.{fig3_text} " + (f"{kind} " if kind else "")
             + (f"Whose are the differences? {whose[0].upper() + whose[1:].rstrip('.')} (Beyond 4)." if whose
                else "Why each differs is in its row's reason; what the paper leaves unsaid, in Beyond 4."))
 assert BESIDE_JUDGED <= {k for h in HEADLINES for k, _ in h.beside}, "a judged reading is beside no headline"

@@ -179,14 +179,14 @@ def test_the_landing_page_says_figure_3_in_kind_from_the_logged_joint_fit(tmp_pa
     """From the claims this build logged: first seeds only → said to be after their data; nothing logged → nothing."""
     import json
 
-    from emergence_lib import headlines
+    from emergence_lib.experiments.table1_joint.show import in_kind
 
-    assert headlines.in_kind(str(tmp_path)) == ""
+    assert in_kind(str(tmp_path)) == ""
     for q, v in (("d", 1.35), ("T", 1.19), ("B", -1.19)):
         key = f"table1.joint.first_seeds.{q}_exponent"
         (tmp_path / f"{key}@paper_cpu.json").write_text(json.dumps(
             {"key": key, "scale": "paper_cpu", "ours": v, "status": "differs", "interval": [v - 0.2, v + 0.2]}))
-    text = headlines.in_kind(str(tmp_path))
+    text = in_kind(str(tmp_path))
     assert text.startswith("Figure 3's law holds in kind") and "chosen after their data" in text
     assert "1.35, 1.19, −1.19 against 1.29, 0.80, −0.80" in text
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from types import SimpleNamespace
 
 import pandas as pd
 
 from ... import claims
+from ...claims import REGISTRY
+from ...claims.judging import CLAIMS_LOG_ENV
+from ...scorecard import logged_entry
 from ...report import glue_text
 from ..context import Context
 from . import read
@@ -114,6 +118,26 @@ def _in_words(fit: dict[str, dict], verdict: dict[str, str]) -> str:
             words += (f"; but it {'grows faster' if steeper else 'grows more slowly'} with T/B than the paper's law"
                       + (", nearer the toy theory's T/B" if toy else ""))
     return words + "."
+
+
+def in_kind(folder: str | None = None) -> str:
+    """Figure 3's law in words, from the joint fit this build logged: on fresh seeds where all three exponents are
+    judged, else on the first seeds, said to be after their data; empty where neither is logged."""
+    for prefix, whose in (("table1.joint.fresh", "on fresh seeds"),
+                          ("table1.joint.first_seeds", "on our first seeds, an estimator chosen after their data")):
+        keys = {q: f"{prefix}.{q}_exponent" for q in ("d", "T", "B")}
+        entries = {q: logged_entry(REGISTRY[k], folder or os.environ.get(CLAIMS_LOG_ENV)) for q, k in keys.items()}
+        if all(e and isinstance(e.get("ours"), float) and REGISTRY[keys[q]].paper_value is not None
+               for q, e in entries.items()):
+            fit = {q: {"ours": e["ours"], "paper": REGISTRY[keys[q]].paper_value} for q, e in entries.items() if e}
+            said = (f"exponents of {', '.join(fit)}: " + ", ".join(f"{r['ours']:.2f}" for r in fit.values())
+                    + " against " + ", ".join(f"{r['paper']:.2f}" for r in fit.values()))
+            words = _in_words(fit, {q: e["status"] for q, e in entries.items() if e})[:-1]
+            words = words.replace("In kind, yes:", "Figure 3's law holds in kind:").replace(
+                "Not even in kind:", "Figure 3's law fails even in kind:")
+            return (words
+                    + f" (the paper's joint fit {whose}: {said}).").replace("-", "−")
+    return ""
 
 
 def _span(rows: list[dict]) -> str:
