@@ -189,3 +189,21 @@ def test_the_moves_rule_reads_both_directions_and_an_interval_across_the_band():
     assert rule.judge(0.0, -0.1, 0.15, None) == "differs"
     assert rule.judge(0.2, 0.1, 0.3, None) == "inconclusive" and rule.judge(0.0, -0.3, 0.3, None) == "inconclusive"
     assert rule.judge(0.0, float("nan"), 0.1, None) == "inconclusive"
+
+
+def _earlier_rows_change(model: EnsembleTransformer, x: torch.Tensor) -> float:
+    """How much the attention rows of every position but the last move when only the last token changes."""
+    with torch.no_grad():
+        _, before = model(x, return_attention=True)
+        x2 = x.clone()
+        x2[:, :, -1] += 1.0
+        _, after = model(x2, return_attention=True)
+    return max(float((a[..., :-1, :] - b[..., :-1, :]).abs().max()) for a, b in zip(before, after))
+
+
+def test_a_causal_mask_leaves_the_earlier_positions_blind_to_a_later_token():
+    """From the attention the model outputs: with the causal reading, changing the last token moves no earlier
+    position's attention in any layer; bidirectionally (the book's reading) it does."""
+    x = _x()
+    assert _earlier_rows_change(_model(causal=True), x) < 1e-6
+    assert _earlier_rows_change(_model(), x) > 1e-4
