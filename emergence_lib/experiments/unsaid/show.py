@@ -185,21 +185,9 @@ def screen(ctx: Context) -> SimpleNamespace:
     table = read.screen(results, grid)
     glue_text("unsaid_answer", answer(table, grid, results, None if ctx.scale == "smoke" else priced(fig_cfg)))
     glue_text("unsaid_marker", marker(table, results, grid))
-    fig, ax = plt.subplots(figsize=(8, 0.55 * max(len(table), 2) + 1.4))
-    if len(table):
-        y = np.arange(len(table))[::-1]
-        # A reading is drawn once all its runs are stored: two seeds of four are not its estimate.
-        full = np.array([read.complete(results, grid, k) for k in table["reading"]])
-        ok = table["exponent_ours"].notna().to_numpy() & full
-        err = np.vstack([table["exponent_ours"] - table["exponent_low"], table["exponent_high"] - table["exponent_ours"]])
-        ax.errorbar(table["exponent_ours"][ok], y[ok], xerr=err[:, ok], fmt="o", color="C0", capsize=3,
-                    label="ours, 95% interval")
-        ax.set_yticks(y, [textwrap.fill(w, 34) + ("" if f else " (not run yet)") for w, f in zip(table["what"], full)],
-                      fontsize=9)
-    ax.axvline(PAPER_T, color="k", ls="--", label=f"the paper's {PAPER_T:.2f}")
-    ax.set_xlabel(f"T exponent, T = {grid.T[0]} → {grid.T[1]} (d = {grid.d})")
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)  # above: never on a point
-    fig.tight_layout()
+    # A reading is drawn once all its runs are stored: two seeds of four are not its estimate.
+    fig = _readings_plot(table, "exponent", [read.complete(results, grid, k) for k in table["reading"]],
+                         PAPER_T, f"the paper's {PAPER_T:.2f}", f"T exponent, T = {grid.T[0]} → {grid.T[1]} (d = {grid.d})")
     glue_figure("unsaid_fig", fig)
     return SimpleNamespace(table=table, results=results, grid=grid, shown=reader_table(table, grid))
 
@@ -353,6 +341,29 @@ def answer_recall(table: pd.DataFrame, grid: UnsaidRecallGrid, results: dict,
     return text + (f" Not run yet: {'; '.join(waiting)}." if waiting else "")
 
 
+def _readings_plot(table: pd.DataFrame, part: str, full: list[bool], paper: float, paper_label: str, xlabel: str,
+                   log: bool = False) -> plt.Figure:
+    """One row a reading: its ``part`` (exponent or speed-up) with its 95% interval where all its runs are stored
+    (``full``) and the value is defined, else the label says 'not run yet'; the paper's value dashed."""
+    fig, ax = plt.subplots(figsize=(8, 0.55 * max(len(table), 2) + 1.4))
+    if len(table):
+        y = np.arange(len(table))[::-1]
+        mid, low, high = (table[f"{part}_{k}"].to_numpy(dtype=float) for k in ("ours", "low", "high"))
+        ok = np.array(full, dtype=bool) & np.isfinite(mid) & np.isfinite(low)
+        ax.errorbar(mid[ok], y[ok], xerr=np.vstack([mid - low, high - mid])[:, ok], fmt="o", color="C0", capsize=3,
+                    label="ours, 95% interval")
+        ax.set_yticks(y, [textwrap.fill(w, 38) + ("" if f else " (not run yet)") for w, f in zip(table["what"], full)],
+                      fontsize=9)
+    ax.axvline(paper, color="k", ls="--", label=paper_label)
+    if log:
+        ax.axvline(1.0, color="0.7", lw=1)
+        ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)  # above: never on a point
+    fig.tight_layout()
+    return fig
+
+
 def recall_screen(ctx: Context) -> SimpleNamespace:
     """The recall screen: its table, its answer (glued), and the results its claims read."""
     fig_cfg = UnsaidRecall(scale="smoke" if ctx.scale == "smoke" else "paper_cpu")
@@ -362,6 +373,11 @@ def recall_screen(ctx: Context) -> SimpleNamespace:
     table = read.recall_screen(results, grid)
     glue_text("unsaid_recall_answer",
               answer_recall(table, grid, results, None if ctx.scale == "smoke" else priced(fig_cfg)))
+    # A speed-up is drawn once the reading's runs are all stored and every seed crossed at both B (else undefined).
+    glue_figure("unsaid_recall_fig", _readings_plot(
+        table, "speedup", [read.recall_complete(results, grid, k) for k in table["reading"]], PAPER_SPEEDUP,
+        f"the paper's ≈{PAPER_SPEEDUP:g}× (read off its figure)",
+        f"in-context speed-up: steps to {grid.threshold:.0%} test accuracy at B = {grid.B[0]} over B = {grid.B[1]}", log=True))
     lo, hi = grid.B
     shown = pd.DataFrame([{"reading": r["what"],
                            f"steps to {grid.threshold:.0%} at B = {lo}": f"{r[f'steps_B{lo}']:,.0f}" if np.isfinite(r[f"steps_B{lo}"]) else "—",
