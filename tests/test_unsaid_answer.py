@@ -202,3 +202,27 @@ def test_the_marker_sentence_follows_the_louder_relevance_features_verdict(monke
     assert "does not move the law: the hypothesis fails" in show.marker(quiet, {}, grid)
     monkeypatch.setattr(read, "complete", lambda results, g, key: key != "relevance_loud")
     assert show.marker(_two_movers(), {}, grid) == "Not run yet."
+
+
+def test_whose_recall_says_both_readings_lower_the_speedup_only_when_both_intervals_do(monkeypatch):
+    """The landing page's recall sentence: 'both lower it' only where each reading's interval over the book's lies
+    below 1; nothing is said until the book's reading and another are stored."""
+    from emergence_lib.experiments.unsaid.runs import UnsaidRecall
+
+    def rows(high: float) -> pd.DataFrame:
+        base = {"stored_B1": 4, "stored_B4": 4}
+        return pd.DataFrame([
+            {"reading": "book", "what": "the book's reading", "speedup_ours": 1.6, "speedup_low": 1.4, "speedup_high": 1.8, **base},
+            {"reading": "zero_kept", "what": "z", "speedup_ours": 1.2, "speedup_low": 1.1, "speedup_high": 1.35,
+             "moves_ours": 0.76, "moves_low": 0.67, "moves_high": 0.86, **base},
+            {"reading": "literal", "what": "l", "speedup_ours": 1.0, "speedup_low": 0.8, "speedup_high": 1.24,
+             "moves_ours": 0.63, "moves_low": 0.51, "moves_high": high, **base}])
+    monkeypatch.setattr(UnsaidRecall, "cached", lambda self: ({}, 0, 0))
+    monkeypatch.setattr(read, "recall_complete", lambda results, g, key: True)
+    monkeypatch.setattr(read, "recall_screen", lambda results, g: rows(0.77))
+    both = show.whose_recall()
+    assert "neither of two other readings" in both and "both lower it, away from the paper's" in both
+    monkeypatch.setattr(read, "recall_screen", lambda results, g: rows(1.10))
+    assert "lower" not in show.whose_recall()
+    monkeypatch.setattr(read, "recall_complete", lambda results, g, key: key == "book")
+    assert show.whose_recall() == ""
