@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from types import SimpleNamespace
 
@@ -19,9 +20,14 @@ from .runs import READINGS, RECALL_READINGS, Unsaid, UnsaidGrid, UnsaidRecall, U
 
 PAPER_T = float(PAPER["figure3"]["T"])
 # Shorter names for the landing page's sentences, where the chapter's full descriptions do not fit a table cell.
-SHORT = {"positions_scaled": "the token embedding × √256 (Vaswani et al.)", "relevance_loud": "a 16× louder relevance feature",
+SHORT = {"positions_scaled": "Vaswani's × √256 token embedding", "relevance_loud": "a 16× louder relevance feature",
          "positions_none": "no positions", "positions_learned": "learned positions", "input_unit": "unit-scale tokens",
          "zero_kept": "training sequences without the query kept", "literal": "the text's rule in training and test"}
+
+
+def _minus(text: str) -> str:
+    """A number's sign as the tables print it (−0.88, not -0.88); hyphens in words (GPT-2) stay."""
+    return re.sub(r"(?<![\w])-(?=\d)", "−", text)
 
 
 def _short(row: pd.Series) -> str:
@@ -184,7 +190,7 @@ def screen(ctx: Context) -> SimpleNamespace:
     glue_text("unsaid_runs", f"{have} of {need}")
     grid = fig_cfg.grid
     table = read.screen(results, grid)
-    glue_text("unsaid_answer", answer(table, grid, results, None if ctx.scale == "smoke" else priced(fig_cfg)))
+    glue_text("unsaid_answer", _minus(answer(table, grid, results, None if ctx.scale == "smoke" else priced(fig_cfg))))
     glue_text("unsaid_marker", marker(table, results, grid))
     # A reading is drawn once all its runs are stored: two seeds of four are not its estimate.
     fig = _readings_plot(table, "exponent", [read.complete(results, grid, k) for k in table["reading"]],
@@ -235,14 +241,13 @@ def why_line() -> str:
     movers = _movers(done)
     moved = ("" if not len(movers) else
              f"{_spoken(len(movers)).capitalize()} unstated choice{'s' if len(movers) > 1 else ''} move{'' if len(movers) > 1 else 's'} "
-             "it by more than 0.2: " + ", ".join(f"{_short(r)} to {r['exponent_ours']:.2f}" for _, r in movers.iterrows())
-             + ". ")
+             "it by more than 0.2 (to " + " and ".join(f"{r['exponent_ours']:.2f}" for _, r in movers.iterrows()) + "). ")
     if len(within):
         first = within.iloc[0]
         verdict = claims.claim(f"unsaid.{first['reading']}.moves").status(
             first["moves_ours"], (first["moves_low"], first["moves_high"]))
         caveat = "" if verdict == "agrees" else ", though not shown to differ from the book's"
-        return (moved + f"With {', '.join(_short(r) for _, r in within.iterrows())} it comes within the paper's: "
+        return (moved + f"With {', '.join(_short(r) for _, r in within.iterrows())} it is "
                 f"{first['exponent_ours']:.2f} [{first['exponent_low']:.2f}, {first['exponent_high']:.2f}]{caveat} "
                 f"(Beyond 4).")
     if len(done) == 1:
@@ -263,7 +268,7 @@ def whose() -> str:
         return ""
     book = table.set_index("reading").loc["book"]
     movers = _movers(done)
-    head = (f"on the paper's model at d = {grid.d} (T = {grid.T[0]} → {grid.T[1]}), the book's reading gives a T exponent "
+    head = (f"on the paper's model at d = {grid.d} (T = {grid.T[0]} → {grid.T[1]}), our reading gives a T exponent "
             f"of {book['exponent_ours']:.2f}")
     if not len(movers):
         return head + (f"; none of {_spoken(len(done))} other readings of what the paper leaves unsaid is shown to "
@@ -272,7 +277,7 @@ def whose() -> str:
             "move it by more than 0.2 (" + "; ".join(f"{_short(r)}: {r['exponent_ours']:.2f}" for _, r in movers.iterrows())
             + ")" + (f", and with {' and '.join(_short(r) for _, r in within.iterrows())} it comes within the paper's "
                      f"{PAPER_T:.2f}" if len(within) else "")
-            + ": the paper's T exponent depends on choices its text does not fix.")
+            + ": the T exponent depends on choices its text does not fix.")
 
 
 def _recall_claims(key: str) -> list[str]:
@@ -404,6 +409,9 @@ def why_line_recall() -> str:
     hits = [k for k in done if _recall_verdicts(rows.loc[k])[f"unsaid_recall.{k}.recovers"] == "agrees"]
     if hits:
         return f"Read with {_short(rows.loc[hits[0]])}, the speed-up comes within the paper's: {_ratio(rows.loc[hits[0]], 'speedup')} (Beyond 4)."
+    if all(rows.loc[k, "moves_high"] < 1.0 for k in done):  # each interval over the book's lies below 1
+        return "Neither unstated reading of recall screened brings it nearer ≈4×: each lowers it (Beyond 4)." \
+            if len(done) == 2 else "No unstated reading of recall screened brings it nearer ≈4×: each lowers it (Beyond 4)."
     best = max(done, key=lambda k: rows.loc[k, "speedup_ours"] if np.isfinite(rows.loc[k, "speedup_ours"]) else -1)
     return (f"No unstated choice of recall screened brings it to ≈{PAPER_SPEEDUP:g}×; the largest, with "
             f"{_short(rows.loc[best])}: {_ratio(rows.loc[best], 'speedup')} (Beyond 4).")
@@ -423,20 +431,19 @@ def whose_recall() -> str:
     verdicts = {k: _recall_verdicts(rows.loc[k]) for k in done}
     hits = [k for k in done if verdicts[k][f"unsaid_recall.{k}.recovers"] == "agrees"]
     movers = [k for k in done if verdicts[k][f"unsaid_recall.{k}.moves"] == "agrees"]
-    each = "; ".join(f"{_short(rows.loc[k])}: {_ratio(rows.loc[k], 'speedup')}" for k in done)
-    text = (f"For recall, the book's reading speeds learning up {_ratio(rows.loc['book'], 'speedup')} with in-context "
-            f"repetition, against the paper's ≈{PAPER_SPEEDUP:g}×; ")
+    each = "; ".join(f"{_short(rows.loc[k])}: {rows.loc[k, 'speedup_ours']:.2f}×" for k in done)
+    text = (f"For recall, in-context repetition speeds learning up {_ratio(rows.loc['book'], 'speedup')} against the "
+            f"paper's ≈{PAPER_SPEEDUP:g}×, and ")
+    if all(rows.loc[k, "moves_high"] < 1.0 for k in done):  # each interval over the book's lies below 1
+        return text + (f"{'both' if len(done) == 2 else 'the' if len(done) == 1 else 'all'} other reading"
+                       f"{'s' if len(done) > 1 else ''} of a query with no occurrence lower{'' if len(done) > 1 else 's'} "
+                       f"it ({each}).")
     if hits:
         return text + f"read another way ({each}), {' and '.join(_short(rows.loc[k]) for k in hits)} comes within it."
     if movers:
         return text + (f"of {_spoken(len(done))} other readings of how a query with no occurrence is handled ({each}), "
                        f"{_spoken(len(movers))} move{'s' if len(movers) == 1 else ''} it by more than "
                        f"{MOVES_BY_RATIO:g}×, none to the paper's.")
-    lower = [k for k in done if rows.loc[k, "moves_high"] < 1.0]  # its interval over the book's lies below 1
-    away = ("" if len(lower) < len(done) else
-            f"; {'it lowers' if len(done) == 1 else 'both lower' if len(done) == 2 else 'each lowers'} it, away from the paper's")
-    who = ("the one other reading" if len(done) == 1 else
-           f"{'neither' if len(done) == 2 else 'none'} of {_spoken(len(done))} other readings")
-    return text + (f"{who} of how a query with no occurrence is handled ({each}) is shown to move it by more than "
-                   f"{MOVES_BY_RATIO:g}×{away}.").replace("the one other reading of how a query with no occurrence is handled "
-                                                    f"({each}) is shown", f"the one other reading ({each}) is not shown")
+    who = ("the one other reading of a query with no occurrence is not" if len(done) == 1 else
+           f"{'neither' if len(done) == 2 else 'none'} of {_spoken(len(done))} other readings of a query with no occurrence is")
+    return text + f"{who} shown to move it by more than {MOVES_BY_RATIO:g}× ({each})."
