@@ -65,7 +65,7 @@ HEADLINES: tuple[Headline, ...] = (
     Headline("5", "In-context repetition speeds recall up about 4×", "recall_t1.figure5.in_context_speedup",
              why="read at 50% accuracy; the paper's ≈4× is read off its figure. {unsaid_recall}"),
     Headline("5", "Cross-sample repetition speeds recall up about 2×", "recall_t1.figure5.cross_sample_speedup",
-             why="read at 50% accuracy; the paper's ≈2× is read off its figure; here repetition slows recall"),
+             why="read at 50% accuracy; the paper's ≈2× is read off its figure"),
     Headline("5", "Heavy repetition overfits: training data is learned first", "recall_t1.figure5.overfitting",
              why="test accuracy lags the training distribution's, as the paper says"),
     Headline("9", "The reduced flow matches SGD (a relative gap of 0)", "figure9.flow_vs_sgd",
