@@ -186,3 +186,8 @@ def glue_number(key: str, value: float, fmt: str = ".3g") -> None:
 
 def glue_text(key: str, text: str) -> None:
     _glue(key, str(text))
+
+
+def minus_signs(text: str) -> str:
+    """A number's sign as the tables print it (−0.88, not -0.88); hyphens in words (GPT-2) stay."""
+    return re.sub(r"(?<![\w])-(?=\d)", "−", text)

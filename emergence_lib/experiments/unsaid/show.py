@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import textwrap
 from types import SimpleNamespace
 
@@ -13,7 +12,7 @@ import pandas as pd
 from ... import claims
 from ...claims.unsaid import MOVES_BY_RATIO
 from ...paper import PAPER
-from ...report import glue_figure, glue_text
+from ...report import glue_figure, glue_text, minus_signs
 from ..context import Context
 from . import read
 from .runs import READINGS, RECALL_READINGS, Unsaid, UnsaidGrid, UnsaidRecall, UnsaidRecallGrid
@@ -23,11 +22,6 @@ PAPER_T = float(PAPER["figure3"]["T"])
 SHORT = {"positions_scaled": "Vaswani's × √256 token embedding", "relevance_loud": "a 16× louder relevance feature",
          "positions_none": "no positions", "positions_learned": "learned positions", "input_unit": "unit-scale tokens",
          "zero_kept": "training sequences without the query kept", "literal": "the text's rule in training and test"}
-
-
-def _minus(text: str) -> str:
-    """A number's sign as the tables print it (−0.88, not -0.88); hyphens in words (GPT-2) stay."""
-    return re.sub(r"(?<![\w])-(?=\d)", "−", text)
 
 
 def _short(row: pd.Series) -> str:
@@ -110,10 +104,8 @@ def answer(table: pd.DataFrame, grid, results: dict, prices: dict[str, str] | No
         _moves_most(done, table, grid) + rest
 
 
-def _spoken(n: int) -> str:
-    """A small count in words, as prose says it."""
-    return ("zero one two three four five six seven eight nine ten eleven twelve".split() + [str(n)])[min(n, 13)] \
-        if n <= 12 else str(n)
+def _spoken(n: int) -> str:  # a small count in words, as prose says it
+    return "zero one two three four five six seven eight nine ten eleven twelve".split()[n] if n <= 12 else str(n)
 
 
 def _movers(done: pd.DataFrame) -> pd.DataFrame:
@@ -190,7 +182,7 @@ def screen(ctx: Context) -> SimpleNamespace:
     glue_text("unsaid_runs", f"{have} of {need}")
     grid = fig_cfg.grid
     table = read.screen(results, grid)
-    glue_text("unsaid_answer", _minus(answer(table, grid, results, None if ctx.scale == "smoke" else priced(fig_cfg))))
+    glue_text("unsaid_answer", minus_signs(answer(table, grid, results, None if ctx.scale == "smoke" else priced(fig_cfg))))
     glue_text("unsaid_marker", marker(table, results, grid))
     # A reading is drawn once all its runs are stored: two seeds of four are not its estimate.
     fig = _readings_plot(table, "exponent", [read.complete(results, grid, k) for k in table["reading"]],
@@ -364,6 +356,10 @@ def _readings_plot(table: pd.DataFrame, part: str, full: list[bool], paper: floa
     if log:
         ax.axvline(1.0, color="0.7", lw=1)
         ax.set_xscale("log")
+        lim = ax.get_xlim()  # ratios read as ratios, and the axis keeps the span the points and the paper's value need
+        ax.set_xticks([0.5, 1, 2, 4, 8], ["0.5×", "1×", "2×", "4×", "8×"], minor=False)
+        ax.minorticks_off()
+        ax.set_xlim(lim[0] / 1.15, lim[1] * 1.15)
     ax.set_xlabel(xlabel)
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)  # above: never on a point
     fig.tight_layout()
