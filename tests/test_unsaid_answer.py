@@ -226,3 +226,20 @@ def test_whose_recall_says_both_readings_lower_the_speedup_only_when_both_interv
     assert "lower" not in show.whose_recall() and "neither of two other readings of a query with no occurrence is shown" in show.whose_recall()
     monkeypatch.setattr(read, "recall_complete", lambda results, g, key: key == "book")
     assert show.whose_recall() == ""
+
+
+def test_a_recall_verdict_on_the_edge_of_the_band_says_so(monkeypatch):
+    """0.669 lies 0.003 (in log) above 1/1.5: its 'does not move it' verdict says it is on the edge; 0.60 does not."""
+    from emergence_lib.experiments.unsaid.runs import UnsaidRecall
+
+    g = UnsaidRecall(scale="paper_cpu").grid
+    monkeypatch.setattr(read, "recall_complete", lambda results, grid, key: key in ("book", "zero_kept"))
+
+    def table(low: float) -> pd.DataFrame:
+        base = {"stored_B1": 4, "stored_B4": 4}
+        return pd.DataFrame([
+            {"reading": "book", "what": "b", "speedup_ours": 1.6, "speedup_low": 1.4, "speedup_high": 1.8, **base},
+            {"reading": "zero_kept", "what": "z", "speedup_ours": 1.2, "speedup_low": 1.1, "speedup_high": 1.35,
+             "moves_ours": 0.76, "moves_low": low, "moves_high": 0.86, **base}])
+    assert "on the edge" in show.answer_recall(table(0.669), g, {})
+    assert "on the edge" not in show.answer_recall(table(0.70), g, {})

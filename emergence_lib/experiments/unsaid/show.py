@@ -260,8 +260,9 @@ def whose() -> str:
         return ""
     book = table.set_index("reading").loc["book"]
     movers = _movers(done)
+    verdict = claims.claim("unsaid.book.T_exponent").status(book["exponent_ours"], (book["exponent_low"], book["exponent_high"]))
     head = (f"on the paper's model at d = {grid.d} (T = {grid.T[0]} → {grid.T[1]}), our reading gives a T exponent "
-            f"of {book['exponent_ours']:.2f}")
+            f"of {book['exponent_ours']:.2f} [{book['exponent_low']:.2f}, {book['exponent_high']:.2f}] ({verdict})")
     if not len(movers):
         return head + (f"; none of {_spoken(len(done))} other readings of what the paper leaves unsaid is shown to "
                        "move it by more than 0.2.")
@@ -331,9 +332,13 @@ def answer_recall(table: pd.DataFrame, grid: UnsaidRecallGrid, results: dict,
     done = [k for k in grid.readings if k != "book" and k in rows.index and read.recall_complete(results, grid, k)]
     for k in done:
         r, v = rows.loc[k], _recall_verdicts(rows.loc[k])
+        # An interval end within 0.02 (in log) of the 1.5x band says so: one verdict there turns on the third decimal.
+        edge = any(abs(np.log(r[f"moves_{e}"]) - np.log(b)) < 0.02 for e in ("low", "high")
+                   for b in (1 / MOVES_BY_RATIO, MOVES_BY_RATIO))
         text += (f" With {r['what']}: {_ratio(r, 'speedup')} ({v[f'unsaid_recall.{k}.recovers']} against ≈"
                  f"{PAPER_SPEEDUP:g}×), {_ratio(r, 'moves')} the book's ({v[f'unsaid_recall.{k}.moves']} on moving it "
-                 f"by more than {MOVES_BY_RATIO:g}×).")
+                 f"by more than {MOVES_BY_RATIO:g}×" + (", on the edge: its interval ends within 0.02 of that band, in log"
+                                                        if edge else "") + ").")
     waiting = [what + (prices or {}).get(k, "") for k, what, _ in RECALL_READINGS
                if k in grid.readings and k != "book" and k not in done]
     return text + (f" Not run yet: {'; '.join(waiting)}." if waiting else "")
