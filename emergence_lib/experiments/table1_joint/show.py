@@ -11,7 +11,7 @@ from ... import claims
 from ...claims import REGISTRY
 from ...claims.judging import CLAIMS_LOG_ENV
 from ...scorecard import logged_entry
-from ...report import glue_text
+from ...report import glue_text, minus_signs
 from ..context import Context
 from . import read
 from ..table1.runs import Figure3Measured
@@ -132,11 +132,9 @@ def in_kind(folder: str | None = None) -> str:
             fit = {q: {"ours": e["ours"], "paper": REGISTRY[keys[q]].paper_value} for q, e in entries.items() if e}
             said = (f"exponents of {', '.join(fit)}: " + ", ".join(f"{r['ours']:.2f}" for r in fit.values())
                     + " against " + ", ".join(f"{r['paper']:.2f}" for r in fit.values()))
-            words = _in_words(fit, {q: e["status"] for q, e in entries.items() if e})[:-1]
-            words = words.replace("In kind, yes:", "Figure 3's law holds in kind:").replace(
-                "Not even in kind:", "Figure 3's law fails even in kind:")
-            return (words
-                    + f" (the paper's joint fit {whose}: {said}).").replace("-", "−")
+            words = _in_words(fit, {q: e["status"] for q, e in entries.items() if e})[:-1].replace(
+                "In kind, yes:", "Figure 3's law holds in kind:").replace("Not even in kind:", "Figure 3's law fails even in kind:")
+            return minus_signs(f"{words} (the paper's joint fit {whose}: {said}).")
     return ""
 
 

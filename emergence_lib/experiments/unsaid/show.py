@@ -162,11 +162,11 @@ def marker(table: pd.DataFrame, results: dict, grid) -> str:
         return "Not run yet."
     rows = table.set_index("reading")
     said = {k: (f"{rows.loc[k, 'moves_ours']:+.2f} [{rows.loc[k, 'moves_low']:+.2f}, {rows.loc[k, 'moves_high']:+.2f}] "
-                f"to {rows.loc[k, 'exponent_ours']:.2f}").replace("-", "−") for k in keys}
+                f"to {rows.loc[k, 'exponent_ours']:.2f}") for k in keys}
     verdict = {k: claims.claim(f"unsaid.{k}.moves").status(
         rows.loc[k, "moves_ours"], (rows.loc[k, "moves_low"], rows.loc[k, "moves_high"])) for k in keys}
-    head = (f"The relevance feature alone, 16× louder, moves the T exponent by {said['relevance_loud']}; the Vaswani "
-            f"scaling, by {said['positions_scaled']}.")
+    head = minus_signs(f"The relevance feature alone, 16× louder, moves the T exponent by {said['relevance_loud']}; "
+                       f"the Vaswani scaling, by {said['positions_scaled']}.")
     if verdict["relevance_loud"] == "agrees" and verdict["positions_scaled"] == "agrees":
         return head + (" A louder marker, with the tokens as in the book, is enough to move the law: the token's own size"
                        " is not needed. Whether through the marker's size at initialisation or its faster learning "
@@ -194,12 +194,8 @@ def screen(ctx: Context) -> SimpleNamespace:
 def priced(fig_cfg: Unsaid | UnsaidRecall) -> dict[str, str]:
     """What each reading's runs not stored yet would cost, priced from the stored runs alone (`Figure.price`):
     the price of what is left out, never a count of runs."""
-    out = {}
-    for key, runs in fig_cfg.sweeps().items():
-        est = fig_cfg.price(runs)
-        if est is not None:
-            out[key] = f" ({est.price()})"
-    return out
+    return {key: f" ({est.price()})" for key, runs in fig_cfg.sweeps().items()
+            if (est := fig_cfg.price(runs)) is not None}
 
 
 def _interval(row: pd.Series, prefix: str) -> str:
@@ -222,12 +218,16 @@ def reader_table(table: pd.DataFrame, grid) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _stored_screen() -> tuple:  # the stored regression screen: its table, grid and `_judged_readings` of it
+    fig_cfg = Unsaid(scale="paper_cpu")
+    table = read.screen(results := fig_cfg.cached()[0], fig_cfg.grid)
+    return (table, fig_cfg.grid) + _judged_readings(table, results, fig_cfg.grid)
+
+
 def why_line() -> str:
     """One sentence for the landing page's Figure 3 reason, from the registered verdicts of the readings whose runs
     are all stored: the readings that move the T exponent, and those that bring it within the paper's."""
-    fig_cfg = Unsaid(scale="paper_cpu")
-    results = fig_cfg.cached()[0]
-    done, within, closest = _judged_readings(read.screen(results, fig_cfg.grid), results, fig_cfg.grid)
+    _, grid, done, within, closest = _stored_screen()
     if closest is None:
         return "No unstated choice screened yet (Beyond 4)."
     movers = _movers(done)
@@ -252,10 +252,7 @@ def why_line() -> str:
 def whose() -> str:
     """The landing page's 'whose are the differences' sentence for Figure 3's T exponent, from the screen's
     registered verdicts: empty until the book's reading and at least one other are judged."""
-    fig_cfg = Unsaid(scale="paper_cpu")
-    results, grid = fig_cfg.cached()[0], fig_cfg.grid
-    table = read.screen(results, grid)
-    done, within, _ = _judged_readings(table, results, grid)
+    table, grid, done, within, _ = _stored_screen()
     if not len(done) or "book" not in set(table["reading"]):
         return ""
     book = table.set_index("reading").loc["book"]
@@ -397,16 +394,21 @@ def recall_screen(ctx: Context) -> SimpleNamespace:
     return SimpleNamespace(table=table, results=results, grid=grid, shown=shown)
 
 
-def why_line_recall() -> str:
-    """The landing page's Figure 5 reason, from the recall readings whose runs, and the book's, are all stored."""
+def _recall_judged() -> tuple[pd.DataFrame, list[str]] | None:
+    """The stored recall screen's rows and the readings judged beside the book's; None until it and one other are."""
     fig_cfg = UnsaidRecall(scale="paper_cpu")
     results, grid = fig_cfg.cached()[0], fig_cfg.grid
-    if not read.recall_complete(results, grid, "book"):
-        return "No unstated choice of recall judged yet (Beyond 4)."
     rows = read.recall_screen(results, grid).set_index("reading", drop=False)
     done = [k for k in grid.readings if k != "book" and k in rows.index and read.recall_complete(results, grid, k)]
-    if not done:
+    return (rows, done) if read.recall_complete(results, grid, "book") and done else None
+
+
+def why_line_recall() -> str:
+    """The landing page's Figure 5 reason, from the recall readings whose runs, and the book's, are all stored."""
+    judged = _recall_judged()
+    if judged is None:
         return "No unstated choice of recall judged yet (Beyond 4)."
+    rows, done = judged
     hits = [k for k in done if _recall_verdicts(rows.loc[k])[f"unsaid_recall.{k}.recovers"] == "agrees"]
     if hits:
         return f"Read with {_short(rows.loc[hits[0]])}, the speed-up comes within the paper's: {_ratio(rows.loc[hits[0]], 'speedup')} (Beyond 4)."
@@ -421,14 +423,10 @@ def why_line_recall() -> str:
 def whose_recall() -> str:
     """The landing page's sentence on whose Figure 5's difference is, from the recall readings whose runs, and the
     book's, are all stored: empty until one other reading is judged."""
-    fig_cfg = UnsaidRecall(scale="paper_cpu")
-    results, grid = fig_cfg.cached()[0], fig_cfg.grid
-    if not read.recall_complete(results, grid, "book"):
+    judged = _recall_judged()
+    if judged is None:
         return ""
-    rows = read.recall_screen(results, grid).set_index("reading", drop=False)
-    done = [k for k in grid.readings if k != "book" and k in rows.index and read.recall_complete(results, grid, k)]
-    if not done:
-        return ""
+    rows, done = judged
     verdicts = {k: _recall_verdicts(rows.loc[k]) for k in done}
     hits = [k for k in done if verdicts[k][f"unsaid_recall.{k}.recovers"] == "agrees"]
     movers = [k for k in done if verdicts[k][f"unsaid_recall.{k}.moves"] == "agrees"]
