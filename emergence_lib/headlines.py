@@ -106,12 +106,17 @@ def on_the_edge(c: Claim, entry: dict | None) -> bool:
     if entry is None or not entry.get("interval") or not isinstance(c.tolerance, IntervalRule):
         return False
     t = c.tolerance
-    ref = t.outside if t.outside is not None else t.above if t.above is not None else c.paper_value
-    if ref is None:
-        return False
     tr = math.log if t.log else (lambda v: v)
+    band = t.outside if t.outside is not None else t.within  # already on the rule's scale (log units with ``log``)
+    if band is not None:
+        refs = [band, -band]
+    elif t.above is not None:
+        refs = [tr(t.above)] if t.above > 0 or not t.log else []
+    elif c.paper_value is not None and (c.paper_value > 0 or not t.log):
+        refs = [tr(c.paper_value)]
+    else:
+        return False
     ends = [tr(v) for v in entry["interval"] if v > 0 or not t.log]
-    refs = [tr(ref)] + ([-ref] if t.outside is not None else [])
     return any(abs(e - r) < EDGE for e in ends for r in refs)
 
 

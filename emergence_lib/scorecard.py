@@ -51,7 +51,7 @@ def forest_table(folder: str | None = None, scale: str = "cpu") -> "pd.DataFrame
         if entry["interval"] is None:
             continue
         rule = c.tolerance
-        ref = rule.above if rule.above is not None else c.paper_value
+        ref = rule.reference(c.paper_value)
         tr = (lambda v: math.log(v) if v > 0 else float("nan")) if rule.log else (lambda v: v)
         low, high = entry["interval"]
         rows.append({"figure": c.figure, "key": c.key, "claim": c.claim, "status": entry["status"],

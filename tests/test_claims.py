@@ -60,7 +60,7 @@ def test_the_registry_is_consistent():
         assert (CHAPTERS / f"{c.chapter}.ipynb").exists(), c.key
         assert c.chapter in claims.CHAPTER_FIGURES and c.chapter in scorecard.CHAPTER_LABELS, c.key
         if isinstance(c.tolerance, claims.IntervalRule):
-            directional = c.tolerance.above is not None or c.tolerance.outside is not None
+            directional = any(v is not None for v in (c.tolerance.above, c.tolerance.outside, c.tolerance.within))
             assert directional == (c.paper_value is None), f"{c.key}: a value claim needs the value"
         elif c.tolerance.absolute is not None or c.tolerance.relative is not None:
             assert c.paper_value is not None, f"{c.key}: a tolerance around the paper's value needs that value"
@@ -295,7 +295,7 @@ def test_one_width_per_kind_of_quantity():
     wrong = []
     for c in CLAIMS:
         t = c.tolerance
-        if not isinstance(t, IntervalRule) or t.above is not None or t.outside is not None:
+        if not isinstance(t, IntervalRule) or any(v is not None for v in (t.above, t.outside, t.within)):
             continue  # a direction, or a claim that something moves a quantity: no width
         want = LOG_RATIO_WIDTH if t.log else TWO_COMPUTATIONS_WIDTH if c.key.startswith("figure9.") else EXPONENT_WIDTH
         if t.max_width != want:

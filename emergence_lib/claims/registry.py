@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..paper import PAPER
 from .measured import (ABLATIONS_MEASURED_CLAIMS, CONFIRM_CLAIMS, MEASURED_CLAIMS, RECALL_MEASURED_CLAIMS,
                        TABLE1_CLAIMS)
+from .bend import SHAPE_CLAIMS
 from .unsaid import JOINT_CLAIMS, UNSAID_CLAIMS, UNSAID_RECALL_CLAIMS
 from .rules import (A, EXPONENT_WIDTH, LOG_RATIO_WIDTH, TWO_COMPUTATIONS_WIDTH, Claim, IntervalRule, Target,
                     Tolerance, _c)
@@ -295,6 +296,9 @@ CLAIMS: tuple[Claim, ...] = (
     # ---- Figure 3 as the paper measured it (one joint fit over its grid), on fresh seeds of Table 1's model, and the
     # first seeds' reading beside it (issue 52): registered in a commit with no data
     *JOINT_CLAIMS,
+    # ---- The shape of Figure 3's law on fresh seeds: the collapse on T/B, the bend, the fit without (256, 64)
+    # (issue 61): registered in a commit with no data
+    *SHAPE_CLAIMS,
     # ---- What the paper leaves unsaid: its unstated choices read another way (issue 54): registered before any run
     *UNSAID_CLAIMS,
     *UNSAID_RECALL_CLAIMS,

@@ -66,6 +66,9 @@ class IntervalRule:
       *differs* if the whole interval lies below it, else *inconclusive*.
     * with ``outside`` set (a claim that something moves a quantity by more than ``outside``, either way): *agrees*
       if the whole interval lies beyond ±outside, *differs* if it lies within [−outside, outside], else *inconclusive*.
+    * with ``within`` set (a claim that a quantity stays within a band around zero, or around 1 with ``log``, an
+      equivalence): *agrees* if the whole interval lies within [−within, within], *differs* if it lies wholly beyond
+      it on one side, else *inconclusive*.
 
     With ``log`` the comparison is made on logarithms (ratios: the paper's value is then a ratio too, often 1).
     An interval with a missing end (one seed) is inconclusive unless the point estimate alone is decisive:
@@ -77,6 +80,7 @@ class IntervalRule:
     above: float | None = None
     z: float = 1.96
     outside: float | None = None
+    within: float | None = None
 
     def judge(self, ours: float, low: float, high: float, paper: float | None) -> Status:
         if not (math.isfinite(low) and math.isfinite(high)):
@@ -85,6 +89,9 @@ class IntervalRule:
         if self.outside is not None:  # with ``log``: a ratio's interval against [1/e^outside, e^outside]
             b, lo, hi = self.outside, tr(low), tr(high)
             return "agrees" if lo > b or hi < -b else "differs" if -b <= lo and hi <= b else "inconclusive"
+        if self.within is not None:  # with ``log``: a ratio's interval against [1/e^within, e^within]
+            b, lo, hi = self.within, tr(low), tr(high)
+            return "agrees" if -b <= lo and hi <= b else "differs" if lo > b or hi < -b else "inconclusive"
         if self.above is not None:
             return "agrees" if tr(low) > tr(self.above) else "differs" if tr(high) < tr(self.above) else "inconclusive"
         if paper is None:
@@ -96,12 +103,26 @@ class IntervalRule:
             return "differs"
         return "inconclusive" if hi - lo > self.max_width else "agrees"
 
+    def reference(self, paper: float | None) -> float | None:
+        """What our interval is read against: no change (0, or a ratio of 1) for a band rule, the bound for a
+        direction, else the paper's value."""
+        if self.outside is not None or self.within is not None:
+            return 1.0 if self.log else 0.0
+        return self.above if self.above is not None else paper
+
     def describe(self) -> str:
         unit = " in log" if self.log else ""
         if self.outside is not None and self.log:  # a ratio: its interval against [1/r, r]
             r = math.exp(self.outside)
             return (f"agrees if our 95% interval lies outside [1/{r:.3g}, {r:.3g}] (beyond ±{self.outside:.3g} in log), "
                     f"differs if it lies within it, else inconclusive")
+        if self.within is not None and self.log:
+            r = math.exp(self.within)
+            return (f"agrees if our 95% interval lies within [{1 / r:.3g}, {r:.3g}], differs if it lies wholly outside "
+                    "it, else inconclusive")
+        if self.within is not None:
+            return (f"agrees if our 95% interval lies within [−{self.within:g}, {self.within:g}], differs if it lies "
+                    "wholly outside it, else inconclusive")
         if self.outside is not None:
             return (f"agrees if our 95% interval lies beyond ±{self.outside:g}, differs if it lies within "
                     f"[−{self.outside:g}, {self.outside:g}], else inconclusive")

@@ -1,0 +1,92 @@
+"""The shape quantities of Figure 3's law (`experiments.bend.read`, registered in `claims.bend`), recomputed here from
+hand-built plateaus with a known answer, each beside a twin built to fail it; and the equivalence rule they use."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from emergence_lib.claims import REGISTRY, IntervalRule
+from emergence_lib.experiments.bend import read, runs
+
+JITTER = (-0.02, 0.02)  # the two seeds' log offsets: a known, small seed spread
+
+
+def _table(plateau) -> pd.DataFrame:
+    """Two seeds at every fresh point, plateau(T, d, B) times e^(±0.02)."""
+    rows = [{"T": T, "d": d, "B": B, "seed": s, "plateau_length": plateau(T, d, B) * math.exp(j)}
+            for T, d, B in runs.FRESH_GRIDS["paper_cpu"].points for s, j in zip((5, 6), JITTER)]
+    return pd.DataFrame(rows)
+
+
+def _power(T, d, B):
+    return 0.76 * d ** 1.29 * (T / B) ** 0.8  # the paper's law: T and B enter as T/B, one power
+
+
+def _bent(T, d, B):
+    x = T / B  # local exponent 0.8 below T/B = 64, 1.5 above: a bend of 0.7 in T/B alone
+    return d * (x ** 0.8 if x <= 64 else 64 ** 0.8 * (x / 64) ** 1.5)
+
+
+def test_the_collapse_is_one_where_the_plateau_depends_on_T_over_B_alone():
+    for law in (_power, _bent):
+        c = read.collapse(_table(law))
+        assert c["ours"] == pytest.approx(1.0, abs=1e-9) and c["cells"] == 6
+        assert REGISTRY["table1.collapse.T_over_B"].status(c["ours"], (c["low"], c["high"])) == "agrees"
+
+
+def test_the_collapse_fails_where_the_plateau_ignores_B():
+    """The twin: B does nothing, so (256, d, B) plateaus as (256, d, 1), B times later than (256/B, d, 1) at slope 1."""
+    c = read.collapse(_table(lambda T, d, B: d * T))
+    want = math.exp(np.mean([math.log(B) for _, B in runs.COLLAPSE_CELLS]))  # the geometric mean of 2, 4, 8: 4
+    assert c["ours"] == pytest.approx(want, rel=1e-9)
+    assert REGISTRY["table1.collapse.T_over_B"].status(c["ours"], (c["low"], c["high"])) == "differs"
+
+
+def test_the_bend_is_zero_for_one_power_and_the_exponents_difference_for_a_bent_law():
+    for d in runs.BEND_SEGMENTS:
+        straight = read.bend(_table(_power), d)
+        assert straight["ours"] == pytest.approx(0.0, abs=1e-9)
+        assert REGISTRY[f"table1.bend.d{d}"].status(straight["ours"], (straight["low"], straight["high"])) == "inconclusive"
+        bent = read.bend(_table(_bent), d)
+        # 128 -> 256 lies wholly above T/B = 64 (1.5); 32 -> 64 wholly below (0.8); d = 64's 32 -> 128 is half each.
+        want = 1.5 - (0.8 if d != 64 else (0.8 + 1.5) / 2)
+        assert bent["ours"] == pytest.approx(want, abs=1e-9), d
+        assert REGISTRY[f"table1.bend.d{d}"].status(bent["ours"], (bent["low"], bent["high"])) == "agrees"
+
+
+def test_the_bend_interval_is_welchs_from_the_seeds():
+    """The seeds differ by 0.04 in log at every point: each point's variance is 0.04²/2, its mean's 0.04²/4."""
+    b = read.bend(_table(_bent), 16)
+    w = runs.bend_weights(16)
+    se = math.sqrt(sum(v * v for v in w.values()) * 0.04 ** 2 / 2 / 2)
+    from emergence_lib.metrics import t_quantile_975
+
+    df = sum(v * v for v in w.values()) ** 2 / sum(v ** 4 for v in w.values())  # Welch-Satterthwaite, equal variances
+    assert b["high"] - b["ours"] == pytest.approx(t_quantile_975(df) * se, rel=1e-9)
+
+
+def test_a_point_without_a_crossed_seed_leaves_the_quantity_undefined():
+    t = _table(_power)
+    t.loc[(t["T"] == 256) & (t["d"] == 16) & (t["B"] == 2), "plateau_length"] = float("inf")
+    assert math.isnan(read.collapse(t)["ours"])
+    t.loc[(t["T"] == 256) & (t["d"] == 16) & (t["B"] == 1), "plateau_length"] = float("inf")
+    assert math.isnan(read.bend(t, 16)["ours"])
+
+
+@pytest.mark.parametrize("low, high, want", [(0.85, 1.2, "agrees"), (0.7, 1.1, "inconclusive"), (1.3, 2.0, "differs"),
+                                             (0.3, 0.79, "differs"), (0.5, 2.0, "inconclusive")])
+def test_the_equivalence_rule_on_a_ratio(low, high, want):
+    rule = IntervalRule(within=math.log(1.25), log=True)
+    assert rule.judge(math.sqrt(low * high), low, high, None) == want
+
+
+def test_the_bend_weights_are_a_difference_of_two_log_slopes():
+    for d, ((a, b), (c, e)) in runs.BEND_SEGMENTS.items():
+        w = runs.bend_weights(d)
+        assert sum(w.values()) == pytest.approx(0.0, abs=1e-12)  # a constant plateau has no bend
+        # On log plateau = k log T the contrast gives k - k = 0; on (log T)² it gives the slopes' difference.
+        assert sum(v * math.log(T) for (T, _, _), v in w.items()) == pytest.approx(0.0, abs=1e-12)
+        quad = sum(v * math.log(T) ** 2 for (T, _, _), v in w.items())
+        assert quad == pytest.approx(math.log(c * e) - math.log(a * b), rel=1e-12)
