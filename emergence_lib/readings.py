@@ -13,6 +13,9 @@ reading a careful reader of the paper could have made instead (chapter "What the
   by 1/√(2·layers);
 * ``input_scale``: tokens N(0, I/d) (book), or N(0, I) (targets computed from the unscaled token, so that the loss still
   starts at ½ and the threshold keeps its meaning);
+* ``position_scale``: the sinusoidal encodings added at full scale (book, 1), or multiplied by this factor first
+  (sinusoidal or scaled positions only): how loud the positions are against the token (×¼ brings their norm, √128
+  at width 256, near the embedded token's at d = 16; the d = 16 screen's reading);
 * ``relevance_gain``: the relevance feature is 0/1 (book), or 0/gain: how loud the marker of the relevant token is
   against the positions (a follow-up reading, registered after the first screen's Vaswani result);
 * ``adam_eps``, ``adam_beta2``: Adam's ε and β₂ (PyTorch's defaults 1e-8 and 0.999 in the book);
@@ -51,6 +54,7 @@ class Readings:
     positions: Literal["sinusoidal", "scaled", "learned", "none"] = field(default="sinusoidal", metadata=OMIT_AT_DEFAULT)
     weight_init: Literal["torch", "gpt2"] = field(default="torch", metadata=OMIT_AT_DEFAULT)
     input_scale: Literal["per_dim", "unit"] = field(default="per_dim", metadata=OMIT_AT_DEFAULT)
+    position_scale: float = field(default=1.0, metadata=OMIT_AT_DEFAULT)
     relevance_gain: float = field(default=1.0, metadata=OMIT_AT_DEFAULT)
     adam_eps: float = field(default=1e-8, metadata=OMIT_AT_DEFAULT)
     adam_beta2: float = field(default=0.999, metadata=OMIT_AT_DEFAULT)
@@ -68,6 +72,12 @@ class Readings:
             if isinstance(v, bool) or not isinstance(v, numbers.Real) or not (math.isfinite(v) and low < float(v) < high):
                 raise ConfigError(f"{name} must be a number in ({low:g}, {high:g}), got {v!r}")
             object.__setattr__(self, name, float(v))
+        p = self.position_scale
+        if isinstance(p, bool) or not isinstance(p, numbers.Real) or not (math.isfinite(p) and 0 < p <= 1024):
+            raise ConfigError(f"position_scale must be a number in (0, 1024], got {p!r}")
+        object.__setattr__(self, "position_scale", float(p))
+        if self.position_scale != 1.0 and self.positions not in ("sinusoidal", "scaled"):
+            raise ConfigError("position_scale needs sinusoidal or scaled positions (it scales the encodings)")
         g = self.relevance_gain
         if isinstance(g, bool) or not isinstance(g, numbers.Real) or not (math.isfinite(g) and 0 < g <= 1024):
             raise ConfigError(f"relevance_gain must be a number in (0, 1024], got {g!r}")

@@ -225,7 +225,7 @@ def model_config(c: TransformerRegressionConfig, input_dim: int) -> TransformerC
     return TransformerConfig(
         input_dim=input_dim, output_dim=c.d, **fields_of(Architecture, c), layer_norm="pre" if c.layer_norm else "none",
         causal=c.causal, max_len=max(c.T, 1) + (c.readout == "query"), readout_init=c.readout_init,
-        readout=c.readout, positions=c.positions, weight_init=c.weight_init,
+        readout=c.readout, positions=c.positions, position_scale=c.position_scale, weight_init=c.weight_init,
     )
 
 

@@ -51,6 +51,7 @@ class TransformerConfig(Architecture):
     # join the tokens, and how weights start.
     readout: str = "last"  # "mean": over positions; "query": at a zero token appended after the T inputs
     positions: str = "sinusoidal"  # "scaled": tokens × √d_model + sinusoidal; "learned"; "none"
+    position_scale: float = 1.0  # the sinusoidal encodings × this before they are added (the book: 1)
     weight_init: str = "torch"  # "gpt2": N(0, 0.02²) weights, zero biases, residual projections / √(2 layers)
 
     def __post_init__(self) -> None:
@@ -250,7 +251,7 @@ class EnsembleTransformer(nn.Module):
         if cfg.positions == "scaled":  # Vaswani et al.: the token embedding × √d_model, then the positions
             h = h * math.sqrt(cfg.d_model)
         if cfg.positions in ("sinusoidal", "scaled"):
-            h = h + self.positions[:T]
+            h = h + (self.positions[:T] if cfg.position_scale == 1.0 else cfg.position_scale * self.positions[:T])
         elif cfg.positions == "learned":
             h = h + self.learned_positions[:, :, :T]
         patterns = []

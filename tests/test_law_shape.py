@@ -90,3 +90,44 @@ def test_the_bend_weights_are_a_difference_of_two_log_slopes():
         assert sum(v * math.log(T) for (T, _, _), v in w.items()) == pytest.approx(0.0, abs=1e-12)
         quad = sum(v * math.log(T) ** 2 for (T, _, _), v in w.items())
         assert quad == pytest.approx(math.log(c * e) - math.log(a * b), rel=1e-12)
+
+
+def _screen_table(plateau, seeds=(0, 1, 2, 3)) -> pd.DataFrame:
+    """Every seed at every screen length (d = 16, B = 1), plateau(T) times a seed's own factor (paired structure)."""
+    g = runs.SCREEN_GRIDS["paper_cpu"]
+    return pd.DataFrame([{"T": T, "d": g.d, "B": 1, "seed": s, "plateau_length": plateau(T) * (1 + 0.1 * s)}
+                         for T in g.T for s in seeds])
+
+
+def test_the_screen_reads_each_seeds_bend_and_exponent_and_pairs_them_by_seed():
+    g = runs.SCREEN_GRIDS["paper_cpu"]
+    bent = lambda T: T ** 0.8 if T <= 64 else 64 ** 0.8 * (T / 64) ** 1.5  # noqa: E731
+    book = read.per_seed(read.seed_logs(_screen_table(bent), g.d, g.T))
+    straight = read.per_seed(read.seed_logs(_screen_table(lambda T: T ** 0.8), g.d, g.T))
+    assert np.allclose(book["bend"], 0.7) and np.allclose(straight["bend"], 0.0)
+    # The least-squares slope over log 32, 64, 128, 256 of the bent law, computed here by numpy's polyfit.
+    want = np.polyfit(np.log(g.T), np.log([bent(T) for T in g.T]), 1)[0]
+    assert np.allclose(book["T_exponent"], want)
+    q = read.screen_quantities(straight, book)
+    assert q["straightens"]["ours"] == pytest.approx(0.7) and q["T_moves"]["ours"] == pytest.approx(0.8 - want)
+    assert REGISTRY["screen16.positions_quiet.straightens"].status(0.7, (0.6, 0.8)) == "agrees"
+    assert REGISTRY["screen16.positions_quiet.straightens"].status(0.1, (0.0, 0.2)) == "differs"
+
+
+def test_a_seed_that_did_not_cross_leaves_the_screen_and_is_named():
+    g = runs.SCREEN_GRIDS["paper_cpu"]
+    t = _screen_table(lambda T: T ** 0.8)
+    t.loc[(t["seed"] == 2) & (t["T"] == 256), "plateau_length"] = float("inf")
+    r = read.over_seeds(read.per_seed(read.seed_logs(t, g.d, g.T))["bend"])
+    assert r["seeds"] == 3 and r["left_out"] == [2] and np.isfinite(r["ours"])
+    t.loc[(t["seed"] == 1) & (t["T"] == 32), "plateau_length"] = float("inf")
+    assert math.isnan(read.over_seeds(read.per_seed(read.seed_logs(t, g.d, g.T))["bend"])["ours"])
+
+
+def test_the_descent_share_of_a_plateau():
+    steps = np.array([0, 10, 100, 1000, 2000], float)
+    flat = np.array([0.5, 0.5, 0.5, 0.449, 0.05])  # leaves 0.45 just before step 1000, crosses near 2000
+    assert read.descent_share(steps, flat, 1800.0) < 0.5
+    fast = np.array([0.5, 0.3, 0.2, 0.1, 0.05])  # leaves 0.45 before step 10: the descent is the whole plateau
+    assert read.descent_share(steps, fast, 1000.0) > 0.9
+    assert math.isnan(read.descent_share(steps, flat, float("inf")))

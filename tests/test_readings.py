@@ -95,6 +95,26 @@ def test_scaled_positions_multiply_the_token_embedding_by_root_d_model():
         assert torch.allclose(before, plain(x), atol=1e-4)
 
 
+def test_quieter_positions_are_the_books_encodings_times_the_scale():
+    """The reading's output equals the book's model with its position encodings multiplied by ¼ (the same weights),
+    and differs from the book's model as it is."""
+    quiet, plain = _model(position_scale=0.25), _model()
+    plain.load_state_dict(quiet.state_dict())
+    x = _x()
+    with torch.no_grad():
+        before = quiet(x)
+        assert not torch.allclose(before, plain(x), atol=1e-3)
+        plain.positions.mul_(0.25)
+        assert torch.allclose(before, plain(x), atol=1e-5)
+
+
+def test_a_position_scale_needs_encodings_to_scale():
+    with pytest.raises(ConfigError, match="position_scale needs sinusoidal"):
+        TransformerRegressionConfig(T=T, d=D, positions="none", position_scale=0.25)
+    with pytest.raises(ConfigError, match="position_scale must be"):
+        TransformerRegressionConfig(T=T, d=D, position_scale=0)
+
+
 def test_learned_positions_are_trained_and_read():
     model = _model(positions="learned")
     assert model.learned_positions.shape == (2, 1, T, 32) and 0.015 < float(model.learned_positions.std()) < 0.025

@@ -12,6 +12,16 @@ the B panel, (256, 16, 8) seed 5: the registration module labels each claim "par
   the toy theory's alike, says 0.
 * The paper's estimator over the 16 fresh points without (256, 64, 1), judged before that point lands; the 17-point
   fit (`claims.unsaid`, table1.joint.fresh.*) is judged when it does.
+* The d = 16 screen (`experiments.bend.runs.Screen16`), registered in a later commit, before any of its runs: for
+  each reading of the unstated choices that keeps a plateau, its bend and its T exponent from 32 to 256, and the same
+  paired by seed with the book's reading (whose seeds 0-2 were stored before: the book's own rows read partly after
+  their data). "Straightens the bend" means the bend it removes (the book's minus its own, paired by seed) has a 95%
+  interval above 0.3, about half the bend the first seeds showed at d = 16 (0.68). "Recovers 0.80" needs two verdicts
+  to agree: its T exponent against 0.80 by the book's exponent rule, and its change from the book's by more than 0.2
+  (the d = 8 screen's band), downward. A reading "removes the plateau" where, at T = 256, the median over its seeds
+  of the share of the measured plateau spent in the descent (from the loss's first fall below 0.45 to the threshold)
+  is over one half (the book's reading at d = 8: 0.06-0.18); its bend and exponent then describe how fast the descent
+  goes, and are labelled so, not read as a plateau law.
 """
 
 from __future__ import annotations
@@ -21,7 +31,9 @@ import math
 from ..experiments.bend import runs as bend
 from ..experiments.regression.runs import point_key
 from .rules import EXPONENT_WIDTH, Claim, IntervalRule, _c
-from .unsaid import JOINT_RULE
+from .unsaid import JOINT_RULE, MOVES_BY
+
+STRAIGHTENS_BY = 0.3  # the bend a reading must remove, paired by seed, to straighten it (about half of 0.68)
 
 FRESH = "seeds 5 and 6 only (a seed that has not crossed enters no mean)"
 
@@ -73,4 +85,45 @@ def _paper(k: str) -> str:
     return f"{PAPER['figure3'][k]:.2f}".replace("-", "−")
 
 
+def _screen_claims() -> tuple[Claim, ...]:
+    g = bend.SCREEN_GRIDS["paper_cpu"]
+    book_reads = ("figure3:T", f"figure3_measured:{point_key(128, g.d, 1)}", f"figure3_measured:{point_key(256, g.d, 1)}",
+                  "screen16:book")
+    per_seed = (f"per seed, from its log plateaus at T = {', '.join(map(str, g.T))} (d = {g.d}, B = 1, the paper's "
+                f"model, float32, seeds {g.seeds[0]}-{g.seeds[-1]})")
+    bend_q = (f"{per_seed}: the log-slope from {g.T[-2]} to {g.T[-1]} minus the one from {g.T[0]} to {g.T[1]}")
+    slope_q = f"{per_seed}: the least-squares slope of log plateau on log T"
+    over = (f"the mean over the seeds crossed at every length (at least 3; a seed that has not crossed by "
+            f"{g.max_steps:,} steps is a lower bound, left out and named), 95% t interval over those seeds")
+    paired = "paired by seed with the book's reading, " + over
+    out = [_c("screen16.book.bend", "3", "B4_unsaid", f"The book's reading bends at d = {g.d}",
+              "0: one power law", None, f"{bend_q}; {over}", IntervalRule(above=0.0), expected=None,
+              scale="paper_cpu", reads=book_reads),
+           _c("screen16.book.T_exponent", "3", "B4_unsaid",
+              f"The book's reading at d = {g.d}: the plateau grows as $T^{{0.80}}$ from T = {g.T[0]} to {g.T[-1]}",
+              "0.80", "figure3.T", f"{slope_q}; {over}", IntervalRule(max_width=EXPONENT_WIDTH), expected=None,
+              scale="paper_cpu", reads=book_reads)]
+    for key, what, _ in bend.SCREEN_READINGS[1:]:
+        own = (f"screen16:{key}",)
+        out += [
+            _c(f"screen16.{key}.bend", "3", "B4_unsaid", f"Read with {what}, the law still bends at d = {g.d}",
+               "0: one power law", None, f"{bend_q}; {over}", IntervalRule(above=0.0), expected=None,
+               scale="paper_cpu", reads=own),
+            _c(f"screen16.{key}.straightens", "3", "B4_unsaid",
+               f"Reading the paper with {what} straightens the bend (removes more than {STRAIGHTENS_BY:g} of it)",
+               f"removes > {STRAIGHTENS_BY:g}", None, f"the book's bend minus this reading's, {bend_q}; {paired}",
+               IntervalRule(above=STRAIGHTENS_BY), expected=None, scale="paper_cpu", reads=own + book_reads),
+            _c(f"screen16.{key}.T_exponent", "3", "B4_unsaid",
+               f"Read with {what}, the plateau grows as $T^{{0.80}}$ from T = {g.T[0]} to {g.T[-1]} (d = {g.d})",
+               "0.80", "figure3.T", f"{slope_q}; {over}", IntervalRule(max_width=EXPONENT_WIDTH), expected=None,
+               scale="paper_cpu", reads=own),
+            _c(f"screen16.{key}.T_moves", "3", "B4_unsaid",
+               f"Reading the paper with {what} moves the T exponent at d = {g.d} by more than {MOVES_BY:g}",
+               f"moves by > {MOVES_BY:g}", None, f"this reading's T exponent minus the book's, {slope_q}; {paired}",
+               IntervalRule(outside=MOVES_BY), expected=None, scale="paper_cpu", reads=own + book_reads),
+        ]
+    return tuple(out)
+
+
 SHAPE_CLAIMS = _shape_claims()
+SCREEN_CLAIMS = _screen_claims()

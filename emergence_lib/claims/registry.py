@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..paper import PAPER
 from .measured import (ABLATIONS_MEASURED_CLAIMS, CONFIRM_CLAIMS, MEASURED_CLAIMS, RECALL_MEASURED_CLAIMS,
                        TABLE1_CLAIMS)
-from .bend import SHAPE_CLAIMS
+from .bend import SCREEN_CLAIMS, SHAPE_CLAIMS
 from .unsaid import JOINT_CLAIMS, UNSAID_CLAIMS, UNSAID_RECALL_CLAIMS
 from .rules import (A, EXPONENT_WIDTH, LOG_RATIO_WIDTH, TWO_COMPUTATIONS_WIDTH, Claim, IntervalRule, Target,
                     Tolerance, _c)
@@ -302,6 +302,8 @@ CLAIMS: tuple[Claim, ...] = (
     # ---- What the paper leaves unsaid: its unstated choices read another way (issue 54): registered before any run
     *UNSAID_CLAIMS,
     *UNSAID_RECALL_CLAIMS,
+    # ---- Which unstated choice bends the law: the d = 16 screen (issue 61 item 2): registered before any of its runs
+    *SCREEN_CLAIMS,
     # ---- Not computed here
     Claim("table1.paper_scale", "3", None, "Figure 3 on the paper\'s whole grid at once (Table 1: $d$ up to 128, $T$ up to "
           "256, 5 seeds, the $p$ panel at $T$ = 256); the points a laptop affords are judged in the rows above",
@@ -376,6 +378,6 @@ CHAPTER_FIGURES: dict[str, tuple[str, ...]] = {
     "B1_steering": ("steering",),
     "B2_prediction": ("prediction", "figure1", "figure3", "figure4"),
     "B3_followup": ("followup", "figure13"),
-    "B4_unsaid": ("unsaid",),
+    "B4_unsaid": ("unsaid", "screen16"),
 }
 

@@ -13,6 +13,7 @@
   table1        Table 1's own model where the paper measured: Figure 3 at T = 128-256 (03)
   table1_joint  Figure 3's law as the paper measured it (one joint fit over its grid), on fresh seeds (03)
   unsaid        the paper's unstated choices read another way, on Table 1's models (B4; regression and recall)
+  bend          the shape of Figure 3's law on fresh seeds (collapse, bend) and the d = 16 screen of choices (03, B4)
   recall_table1 Table 1's recall model at the paper's cheap end: Figures 4, 5, 16, 17 (04, A5)
   ablations_table1  Figures 14, 15 at Table 1's width (A4)
   confirm       fresh-seed confirmations of the laptop grid's thinnest pinned verdicts (03, 04)
@@ -50,6 +51,7 @@ from .recall.runs import PLACEMENT_SETUPS, RECALL_GRIDS, Figure4, Figure5, Figur
 from .regression.runs import TRANSFORMER_GRIDS, Figure3, Figure11, Figure12
 from .table1.runs import MEASURED_GRIDS, Figure3Measured
 from .table1_joint.runs import FRESH_GRIDS, Figure3Fresh
+from .bend.runs import SCREEN_GRIDS, Screen16
 from .unsaid.runs import UNSAID_GRIDS, UNSAID_RECALL_GRIDS, Unsaid, UnsaidRecall
 from .recall_table1.runs import RECALL_MEASURED_GRIDS, RecallMeasured
 from .ablations_table1.runs import ABLATIONS_MEASURED_GRIDS, AblationsMeasured
@@ -61,6 +63,7 @@ from .toy_appendix.runs import Figure6, Figure7, Figure8, Figure9, Figure10
 REGISTRY: dict[str, type[ScaledFigure]] = {
     "figure1": Figure1, "figure2": Figure2, "figure2_constant": Figure2Constant,
     "figure3": Figure3, "figure3_measured": Figure3Measured, "figure3_fresh": Figure3Fresh, "unsaid": Unsaid,
+    "screen16": Screen16,
     "unsaid_recall": UnsaidRecall, "figure4": Figure4, "figure5": Figure5,
     "figure6": Figure6, "figure7": Figure7, "figure8": Figure8, "figure9": Figure9, "figure10": Figure10,
     "figure11": Figure11, "figure12": Figure12, "figure13": Figure13, "figure14": Figure14, "figure15": Figure15,
@@ -107,7 +110,7 @@ __all__ = [
     "HELD_OUT", "STEERING_GRIDS", "Prediction", "Steering",
     "FOLLOWUP_GRIDS", "HEAD_PROTOCOLS", "FollowUp",
     "PLACEMENT_SETUPS", "RECALL_GRIDS", "Figure4", "Figure5", "Figure16", "Figure17",
-    "MEASURED_GRIDS", "FRESH_GRIDS", "Figure3Fresh", "UNSAID_GRIDS", "Unsaid", "UNSAID_RECALL_GRIDS", "UnsaidRecall", "RECALL_MEASURED_GRIDS", "RecallMeasured", "ABLATIONS_MEASURED_GRIDS", "AblationsMeasured", "CONFIRM_GRIDS", "Confirm", "TRANSFORMER_GRIDS", "Figure3", "Figure3Measured", "Figure11", "Figure12",
+    "MEASURED_GRIDS", "FRESH_GRIDS", "Figure3Fresh", "UNSAID_GRIDS", "Unsaid", "UNSAID_RECALL_GRIDS", "UnsaidRecall", "SCREEN_GRIDS", "Screen16", "RECALL_MEASURED_GRIDS", "RecallMeasured", "ABLATIONS_MEASURED_GRIDS", "AblationsMeasured", "CONFIRM_GRIDS", "Confirm", "TRANSFORMER_GRIDS", "Figure3", "Figure3Measured", "Figure11", "Figure12",
     "FIGURE1_GRIDS", "FIGURE2_GRIDS", "Figure1", "Figure2", "Figure2Constant",
     "Figure6", "Figure7", "Figure8", "Figure9", "Figure10",
     "REGISTRY", "figures",

@@ -72,3 +72,66 @@ def local_exponents(summary: pd.DataFrame, d: int) -> list[dict]:
         est, lo, hi = contrast_interval(groups, [s, -s])
         out.append({"d": d, "T": f"{lo_T} → {hi_T}", "T_mid": math.sqrt(lo_T * hi_T), "ours": est, "low": lo, "high": hi})
     return out
+
+
+# ---- The d = 16 screen: per seed, then over seeds (seeds are the units: each seed's four lengths give its bend and
+# its T exponent, and a reading is paired with the book's on the same seed).
+MIN_SEEDS = 3  # a reading's quantities need this many seeds crossed at every length (of 4)
+LEAVES = 0.45  # the loss has left its plateau (½) once it falls below 0.45: 10% of the way down
+NO_PLATEAU_SHARE = 0.5  # a reading "removes the plateau" where the descent is over half the measured plateau
+
+
+def seed_logs(summary: pd.DataFrame, d: int, Ts: tuple[int, ...]) -> pd.DataFrame:
+    """Log plateau per seed (rows) and length (columns) at d, B = 1; nan where a run is not stored or did not cross."""
+    rows = summary[(summary["d"] == d) & (summary["B"] == 1) & summary["T"].isin(Ts)]
+    logs = rows.assign(log=np.log(rows["plateau_length"].astype(float))).pivot_table(
+        index="seed", columns="T", values="log", aggfunc="first")
+    logs = logs.reindex(columns=list(Ts))
+    return logs.where(np.isfinite(logs))
+
+
+def per_seed(logs: pd.DataFrame) -> pd.DataFrame:
+    """Each seed's bend (the log-slope from its two longest lengths minus the one from its two shortest) and T
+    exponent (the least-squares slope of log plateau on log T over every length); nan where a length is missing."""
+    Ts = np.array(logs.columns, float)
+    x = np.log(Ts) - np.log(Ts).mean()
+    y = logs.to_numpy(float)
+    slope = (y * x).sum(axis=1) / (x * x).sum()
+    bend = (y[:, -1] - y[:, -2]) / math.log(Ts[-1] / Ts[-2]) - (y[:, 1] - y[:, 0]) / math.log(Ts[1] / Ts[0])
+    return pd.DataFrame({"bend": bend, "T_exponent": slope}, index=logs.index)
+
+
+def over_seeds(values: pd.Series) -> dict:
+    """The mean over the seeds where ``values`` is defined, with a 95% t interval (n - 1 degrees of freedom); nan
+    with fewer than `MIN_SEEDS`. ``left_out``: the seeds it could not read."""
+    v = values.dropna()
+    out = {"ours": NAN, "low": NAN, "high": NAN, "seeds": len(v), "left_out": sorted(set(values.index) - set(v.index))}
+    if len(v) < MIN_SEEDS:
+        return out
+    m, h = float(v.mean()), t_quantile_975(len(v) - 1) * float(v.std(ddof=1)) / math.sqrt(len(v))
+    return out | {"ours": m, "low": m - h, "high": m + h}
+
+
+def screen_quantities(reading: pd.DataFrame, book: pd.DataFrame) -> dict[str, dict]:
+    """A reading's registered quantities from its and the book's per-seed tables (`per_seed`): its own bend and T
+    exponent, the bend it removes (the book's minus its own, paired by seed) and the change of its T exponent."""
+    both = reading.join(book, rsuffix="_book", how="left")
+    return {"bend": over_seeds(reading["bend"]), "T_exponent": over_seeds(reading["T_exponent"]),
+            "straightens": over_seeds(both["bend_book"] - both["bend"]),
+            "T_moves": over_seeds(both["T_exponent"] - both["T_exponent_book"])}
+
+
+def descent_share(steps: np.ndarray, loss: np.ndarray, plateau: float) -> float:
+    """The share of a measured plateau that is the descent itself: (plateau − the step where the loss first falls
+    below `LEAVES`) / plateau, the crossing interpolated in log-step as the plateau is; nan where it never crossed."""
+    if not np.isfinite(plateau) or plateau <= 0:
+        return NAN
+    below = np.nonzero(loss < LEAVES)[0]
+    if not len(below):
+        return NAN
+    i = int(below[0])
+    if i == 0:
+        return 1.0
+    s0, s1, l0, l1 = max(steps[i - 1], 1.0), max(steps[i], 1.0), loss[i - 1], loss[i]
+    leave = math.exp(math.log(s0) + (l0 - LEAVES) / (l0 - l1) * (math.log(s1) - math.log(s0)))
+    return float(min(max((plateau - leave) / plateau, 0.0), 1.0))

@@ -1,5 +1,6 @@
-"""What chapter 03 shows of the shape of Figure 3's law on fresh seeds: the registered collapse, bend and 16-point
-joint fit (`claims.bend`), each judged once its runs are stored and otherwise named as not run yet."""
+"""What chapters 03 and B4 show of the shape of Figure 3's law: the registered collapse, bend and 16-point joint fit
+on fresh seeds (`claims.bend`), and the d = 16 screen of unstated choices, each judged once its runs are stored and
+otherwise named as not run yet, with its price."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from ..context import Context
 from ..table1_joint import read as joint_read
 from ..table1_joint.show import needs
 from . import read
-from .runs import BEND_SEGMENTS, COLLAPSE_CELLS, JOINT16_POINTS, bend_weights, collapse_points
+from .runs import (BEND_SEGMENTS, COLLAPSE_CELLS, JOINT16_POINTS, SCREEN_GRIDS, SCREEN_READINGS, Screen16, bend_weights,
+                   collapse_points)
 
 SEEDS = 2  # the fresh seeds 5 and 6
 
@@ -50,3 +52,55 @@ def shape(ctx: Context) -> SimpleNamespace:
             claims.record_not_run(f"table1.joint.fresh16.{q}_exponent", needs(fresh, list(JOINT16_POINTS), SEEDS))
     return SimpleNamespace(checked=checked, cells=read.collapse_cells(fresh), bends=pd.DataFrame(bends),
                            fit=pd.DataFrame(fit), summary=fresh)
+
+
+# ---- Chapter B4: the d = 16 screen, judged per reading once its runs and the book's are all stored.
+QUANTITIES = ("bend", "straightens", "T_exponent", "T_moves")
+
+
+def screen_summaries() -> tuple[dict[str, pd.DataFrame], pd.DataFrame, int, int]:
+    """The screen's stored runs by reading (the book's with its seeds stored in Figure 3's runs), the book's
+    curves at T = 256 aside, and (runs stored, runs registered) of the screen's own sweeps."""
+    from ..table1.read import stored_summaries
+
+    results, have, need = Screen16(scale="paper_cpu").cached()
+    g = SCREEN_GRIDS["paper_cpu"]
+    by = {k: r.summary for k, r in results.items()}
+    first = stored_summaries()[0]
+    first = first[first["seed"].isin(g.seeds) & (first["d"] == g.d) & (first["B"] == 1) & first["T"].isin(g.T)]
+    by["book"] = pd.concat([f for f in (first, by.get("book")) if f is not None and len(f)]).drop_duplicates("run")
+    curves = pd.concat([r.curves for r in results.values() if len(r.curves)]) if results else pd.DataFrame()
+    return by, curves, have, need
+
+
+def screen16(ctx: Context) -> SimpleNamespace:
+    """Judge each reading of the d = 16 screen whose runs, and the book's, are all stored; the rest say what they
+    wait for, with its price."""
+    g = SCREEN_GRIDS["paper_cpu"]
+    if ctx.scale == "smoke":
+        return SimpleNamespace(checked=[], table=pd.DataFrame(), grid=g)
+    by, _, have, need = screen_summaries()
+    want = len(g.T) * len(g.seeds)
+    stored = {k: len(by.get(k, [])) for k, _, _ in SCREEN_READINGS}
+    book = read.per_seed(read.seed_logs(by["book"], g.d, g.T)) if stored["book"] >= want else None
+    cost = Screen16(scale="paper_cpu").price()
+    waiting = f"not run yet ({have} of {need} runs stored" + (f"; {cost.price()}" if cost else "") + ")"
+    checked, rows = [], []
+    if book is not None:
+        for q in ("bend", "T_exponent"):
+            r = read.over_seeds(book[q])
+            checked.append(claims.record(f"screen16.book.{q}", r["ours"], "paper_cpu", interval=(r["low"], r["high"])))
+    else:
+        for q in ("bend", "T_exponent"):
+            claims.record_not_run(f"screen16.book.{q}", waiting)
+    for key, what, _ in SCREEN_READINGS[1:]:
+        if book is None or stored[key] < want:
+            for q in QUANTITIES:
+                claims.record_not_run(f"screen16.{key}.{q}", waiting)
+            continue
+        got = read.screen_quantities(read.per_seed(read.seed_logs(by[key], g.d, g.T)), book)
+        for q in QUANTITIES:
+            r = got[q]
+            checked.append(claims.record(f"screen16.{key}.{q}", r["ours"], "paper_cpu", interval=(r["low"], r["high"])))
+        rows.append({"reading": what} | {q: got[q]["ours"] for q in QUANTITIES})
+    return SimpleNamespace(checked=checked, table=pd.DataFrame(rows), grid=g)
