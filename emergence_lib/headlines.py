@@ -9,15 +9,18 @@ browser tier checks that the landing page shows exactly these rows.
 
 from __future__ import annotations
 
-import math
 import os
 from html import escape
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .claims import CLAIMS, REGISTRY, Claim
 from .claims.judging import CLAIMS_LOG_ENV
 from .claims.rules import IntervalRule
 from .scorecard import CHAPTER_LABELS, evidence_counts, logged_entry
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 EDGE = 0.02  # a verdict whose interval end lies this close to the paper's value (log units for ratios) says so
 
@@ -105,19 +108,8 @@ def on_the_edge(c: Claim, entry: dict | None) -> bool:
     would flip with a slightly different interval."""
     if entry is None or not entry.get("interval") or not isinstance(c.tolerance, IntervalRule):
         return False
-    t = c.tolerance
-    tr = math.log if t.log else (lambda v: v)
-    band = t.outside if t.outside is not None else t.within  # already on the rule's scale (log units with ``log``)
-    if band is not None:
-        refs = [band, -band]
-    elif t.above is not None:
-        refs = [tr(t.above)] if t.above > 0 or not t.log else []
-    elif c.paper_value is not None and (c.paper_value > 0 or not t.log):
-        refs = [tr(c.paper_value)]
-    else:
-        return False
-    ends = [tr(v) for v in entry["interval"] if v > 0 or not t.log]
-    return any(abs(e - r) < EDGE for e in ends for r in refs)
+    lo, hi = entry["interval"]
+    return c.tolerance.on_the_edge(lo, hi, c.paper_value, EDGE)
 
 
 def verdict(c: Claim, entry: dict | None, folder: str | None) -> str:
@@ -127,7 +119,7 @@ def verdict(c: Claim, entry: dict | None, folder: str | None) -> str:
     text = f"<b>{word.get(entry['status'], entry['status'])}</b>"
     if on_the_edge(c, entry):
         text += " (on the edge: within 0.02 of the paper's value)"
-    if c.amended and entry["status"] == "agrees":
+    if c.amended and entry["status"] == "agrees" and entry.get("registered_status") != "agrees":
         text += " (only under a rule amended after the data)"
     return text
 
@@ -175,8 +167,10 @@ def headline_table(folder: str | None = None, facts: dict[str, str] | None = Non
     return "\n".join(out + ["</tbody></table>"])
 
 
-def counts_line(folder: str | None = None) -> str:
-    """One line of counts by kind of evidence, over every claim of the book (the scoreboard lists them)."""
+def counts_line(folder: str | None = None, registration: "pd.DataFrame | None" = None) -> str:
+    """One line of counts by kind of evidence, over every claim of the book (the scoreboard lists them). The claims
+    registered before their runs are split by `registration.registration_table` (git): strictly before their data,
+    and partly after it (some runs they read existed before them); without git they are counted together."""
     t = evidence_counts(folder)
 
     def counted(rows) -> str:
@@ -187,9 +181,19 @@ def counts_line(folder: str | None = None) -> str:
         return ", ".join(parts)
 
     reg, exact, pins = (t[t["kind"] == k] for k in ("registered", "exact", "pinned"))
-    return (f"Over the whole book: {len(reg)} claims registered before their runs ({counted(reg)}); "
-            f"{len(exact)} exact computations of the toy model, judged by tolerances set after their data "
-            f"({counted(exact)}); {len(pins)} pins set after their data, which guard the code and are not evidence.")
+    if registration is None:
+        from .registration import registration_table
+
+        registration = registration_table()
+    partly_keys = set(registration.loc[registration["registration"] == "partly after its data", "claim"]) \
+        if registration is not None and len(registration) else set()
+    partly, before = reg[reg["claim"].isin(partly_keys)], reg[~reg["claim"].isin(partly_keys)]
+    split = (f"{len(before)} claims registered before their data ({counted(before)}); {len(partly)} registered partly "
+             f"after their data, some of their runs stored before them ({counted(partly)})" if len(partly)
+             else f"{len(reg)} claims registered before their data ({counted(reg)})")
+    return (f"Over the whole book: {split}; {len(exact)} exact computations of the toy model, judged by tolerances "
+            f"set after their data ({counted(exact)}); {len(pins)} pins set after their data, which guard the code "
+            "and are not evidence.")
 
 
 def headline_keys() -> list[str]:

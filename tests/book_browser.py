@@ -13,6 +13,8 @@ fails the console check, which is how the offline-maths requirement is tested.
 
 from __future__ import annotations
 
+import re
+
 import functools
 import http.server
 import json
@@ -253,6 +255,17 @@ class PageReport:
     screenshot: str | None = None
     text: str = field(default="", repr=False)
     prose: str = field(default="", repr=False)
+
+
+# MyST or Markdown syntax that a rendered page must never show as text (issue 60 item 4: chapter 04 once printed
+# "````{dropdown} Figure: …, N_tokens = glue:text`fig5_V`, N_\\text{pairs …" as its dropdown's title).
+RAW_MARKUP = re.compile(r"`{3,}|:{3,}\{|\{(?:dropdown|glue|admonition|note|tip|figure)[^}]*\}|\bglue:(?:text|figure|any)\b|"
+                        r"\\text\{|\\math\w+\{|\$[^$\s][^$]{0,80}\$")
+
+
+def raw_markup(prose: str) -> list[str]:
+    """The pieces of raw MyST/Markdown syntax in a page's rendered prose (code and typeset maths excluded)."""
+    return sorted({m.group(0)[:40] for m in RAW_MARKUP.finditer(prose)})
 
 
 # Delimiters MathJax consumes: any left in the rendered text is maths that did not typeset.

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from book_browser import BrowserMissing, book_pages, find_browser, inspect_book, layout_table
+from book_browser import BrowserMissing, book_pages, find_browser, inspect_book, layout_table, raw_markup
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
@@ -161,6 +161,19 @@ def test_no_e_notation_in_prose_or_tables(reports):
     """Numbers read "2.7 × 10⁻⁶" (report.scientific), never "2.7e-06"; code keeps Python's notation."""
     found = {page: sorted(set(E_NOTATION.findall(r.prose)))[:6] for page, r in reports.items() if E_NOTATION.search(r.prose)}
     assert not found, found
+
+
+def test_no_raw_markup_in_any_pages_prose(reports, phone_reports):
+    """Issue 60 item 4: no visible backtick fence, directive, glue role, \\text{ or unrendered $…$ on any page."""
+    found = {f"{page} @ {w}": raw_markup(r.prose) for w, rs in (("1280", reports), ("390", phone_reports))
+             for page, r in rs.items() if raw_markup(r.prose)}
+    assert not found, found
+
+
+def test_the_raw_markup_check_catches_chapter_04s_old_dropdown_title():
+    old = "Figure: Paper's Figure 5, N_tokens = glue:text`fig5_V`, N_\\text{pairs = {glue:text}`fig5_N`"
+    assert raw_markup(old) and raw_markup("````{dropdown} a title") and raw_markup("the law $d^{1.29}$ here")
+    assert not raw_markup("The plateau grows as d^1.29 (95% interval [1.1, 1.5]); it costs 3 CPU-hours.")
 
 
 def test_glued_text_takes_the_weight_of_the_prose_around_it(reports):

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..configs import ConfigError, check_scale
 from .registry import claim
-from .rules import MARK, Claim
+from .rules import MARK, Claim, IntervalRule
 
 
 class ClaimMismatch(AssertionError):
@@ -35,13 +35,22 @@ class ClaimResult:
             text += f" [{lo}, {hi}]"
         return text.replace("-", "−")  # a typographic minus, as the paper prints
 
+    @property
+    def on_the_edge(self) -> bool:
+        """An end of the interval within 0.02 of a bound the verdict turns on (`rules.IntervalRule.on_the_edge`)."""
+        t = self.claim.tolerance
+        return (isinstance(t, IntervalRule) and self.interval is not None and self.status != "smoke"
+                and t.on_the_edge(self.interval[0], self.interval[1], self.claim.paper_value))
+
     def row(self) -> dict[str, str]:
         c = self.claim
+        edge = " (on the edge: within 0.02 of its bound)" if self.on_the_edge else ""
         return {"figure": c.figure, "claim": c.claim, "paper": c.paper, "ours": self.ours_text,
-                "reproduced if": c.tolerance.describe() if c.tolerance else "—", "status": MARK[self.status]}
+                "reproduced if": c.tolerance.describe() if c.tolerance else "—", "status": MARK[self.status] + edge}
 
 
-def record(key: str, ours: float, scale: str, interval: tuple[float, float] | None = None) -> ClaimResult:
+def record(key: str, ours: float, scale: str, interval: tuple[float, float] | None = None,
+           registered: tuple[float, float, float] | None = None) -> ClaimResult:
     """Judge ``ours`` (with its 95% ``interval``, for a claim judged by one) against the registry's rule, fail at
     cpu/paper scale if the status is not the expected one (claims registered before their data expect none),
     and glue the number and the status for the landing table. Returns the result (for the chapter's table).
@@ -60,7 +69,10 @@ def record(key: str, ours: float, scale: str, interval: tuple[float, float] | No
     result = ClaimResult(c, ours, status, interval)
     glue_text(c.glue_key("ours"), result.ours_text)
     glue_text(c.glue_key("status"), MARK[status])
-    _log_result(result, scale)
+    # A claim amended after its data also logs the verdict its rule as registered gives (``registered``: ours, low,
+    # high of that reading), so the landing page says "only under the amended rule" only where that is true.
+    before = None if registered is None or scale == "smoke" else c.status(registered[0], (registered[1], registered[2]))
+    _log_result(result, scale, before)
     # At cpu scale the status must be the registry's; at paper scale a claim reproduced at cpu must stay reproduced
     # (one that differs at cpu may well reproduce on the paper's grid: that is reported, not failed).
     if c.expected is None:
@@ -79,7 +91,7 @@ def record(key: str, ours: float, scale: str, interval: tuple[float, float] | No
 CLAIMS_LOG_ENV = "EMERGENCE_CLAIMS_LOG"
 
 
-def _log_result(result: ClaimResult, scale: str) -> None:
+def _log_result(result: ClaimResult, scale: str, registered_status: str | None = None) -> None:
     import json
 
     folder = os.environ.get(CLAIMS_LOG_ENV)
@@ -88,6 +100,8 @@ def _log_result(result: ClaimResult, scale: str) -> None:
     os.makedirs(folder, exist_ok=True)
     entry = {"key": result.claim.key, "scale": scale, "ours": result.ours, "status": result.status,
              "interval": list(result.interval) if result.interval is not None else None}
+    if registered_status is not None:
+        entry["registered_status"] = registered_status
     # One file per scale: the landing page also executes fully cached chapters at paper scale, after the cpu build.
     with open(os.path.join(folder, f"{result.claim.key}@{scale}.json"), "w") as f:
         json.dump(entry, f)

@@ -103,6 +103,22 @@ class IntervalRule:
             return "differs"
         return "inconclusive" if hi - lo > self.max_width else "agrees"
 
+    def on_the_edge(self, low: float, high: float, paper: float | None, edge: float = 0.02) -> bool:
+        """Whether an end of our interval lies within ``edge`` of a bound the verdict turns on (the paper's value, a
+        direction's bound, a band's ends; log units for a ratio): a slightly different interval would flip it."""
+        tr = math.log if self.log else (lambda v: v)
+        band = self.outside if self.outside is not None else self.within  # already on the rule's scale
+        if band is not None:
+            refs = [band, -band]
+        elif self.above is not None:
+            refs = [tr(self.above)] if self.above > 0 or not self.log else []
+        elif paper is not None and (paper > 0 or not self.log):
+            refs = [tr(paper)]
+        else:
+            return False
+        ends = [tr(v) for v in (low, high) if math.isfinite(v) and (v > 0 or not self.log)]
+        return any(abs(e - r) < edge for e in ends for r in refs)
+
     def reference(self, paper: float | None) -> float | None:
         """What our interval is read against: no change (0, or a ratio of 1) for a band rule, the bound for a
         direction, else the paper's value."""

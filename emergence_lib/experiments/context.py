@@ -51,9 +51,11 @@ class Context:
         """A chapter assertion's bar: looser at the smoke scale, whose runs are tiny."""
         return smoke if self.smoke else otherwise
 
-    def record(self, key: str, ours: float, interval: tuple[float, float] | None = None) -> claims.ClaimResult:
-        """Judge registered claim ``key`` on our value (and its 95% interval, for an interval rule) at this scale."""
-        return claims.record(key, ours, self.scale, interval=interval)
+    def record(self, key: str, ours: float, interval: tuple[float, float] | None = None,
+               registered: tuple[float, float, float] | None = None) -> claims.ClaimResult:
+        """Judge registered claim ``key`` on our value (and its 95% interval, for an interval rule) at this scale;
+        ``registered``: (ours, low, high) under the rule as registered, for a claim amended after its data."""
+        return claims.record(key, ours, self.scale, interval=interval, registered=registered)
 
     def record_fit(self, key: str, fit: PowerLawFit, quantity: str) -> claims.ClaimResult:
         """Judge claim ``key`` on a fitted power law's ``quantity`` (an exponent, "C"), with its 95% interval."""
