@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from .claims import CLAIMS, REGISTRY, Claim
 from .claims.judging import CLAIMS_LOG_ENV
 from .claims.rules import IntervalRule
+from .report import minus_signs
 from .scorecard import CHAPTER_LABELS, evidence_counts, logged_entry
 
 if TYPE_CHECKING:
@@ -32,54 +33,89 @@ class Headline:
     key: str  # the registered claim that judges it as the paper measured it
     beside: tuple[tuple[str, str], ...] = ()  # (claim key, how a reader should take it): shown, never the verdict
     why: str = ""  # the reason, in words; "{key}" pastes that claim's logged value
+    name: str = ""  # the claim named briefly, for the three-line verdict
+    paper_says: str = ""  # the paper's value, briefly ("≈4×"), beside ours where the verdict is "differs"
+    # Readings registered to test a cause of a difference: (claim keys that must all agree for the reading to be the
+    # cause, what the reading is). All agree: the cause; any differs: ruled out; else not settled.
+    causes: tuple[tuple[tuple[str, ...], str], ...] = ()
+    where: str = ""  # where the verdict was measured, where that is not the paper's point
 
+
+# Readings registered to test a cause of a difference (`Headline.causes`).
+RECALL = ((("unsaid_recall.zero_kept.recovers",), "training sequences without the query kept"),
+          (("unsaid_recall.literal.recovers",), "the text's Bernoulli rule in training and test"))
+LN = ((("recall_t1.figure17.select_layer4_share_none",), "no LayerNorm (the paper's Table 1)"),)
+SCREEN16 = tuple(((f"screen16.{k}.T_exponent", f"screen16.{k}.T_moves"), what) for k, what in (
+    ("relevance_x4", "a relevance feature 4× louder"), ("relevance_x2", "a relevance feature 2× louder"),
+    ("positions_quiet", "sinusoidal positions × ¼"), ("positions_none", "no positions"),
+    ("positions_learned", "learned positions")))
 
 HEADLINES: tuple[Headline, ...] = (
     Headline("1", "The toy model's plateau grows as √d (d^0.49)", "figure1.d_exponent",
+             name="the toy plateau's √d", paper_says="d^0.49",
              why="the reduced flow, integrated exactly: the theory reproduces"),
     Headline("1", "… and linearly in T (T^0.99)", "figure1.T_exponent",
+             name="its growth in T", paper_says="T^0.99",
              why="the same flows"),
     Headline("2", "In-context repetition shortens it as (T/B)^0.99", "figure2.in_context_exponent",
+             name="in-context repetition in the toy model", paper_says="(T/B)^0.99",
              why="the same flows, with B copies of the relevant token"),
     Headline("2", "Cross-sample repetition: (√d·T/f(p, d))^1.02", "figure2.cross_sample_exponent",
+             name="cross-sample repetition in the toy model", paper_says="exponent 1.02",
              why="the 3-D reduced flow of the paper's appendix"),
     Headline("2", "… with constant 2.15", "figure2.cross_sample_constant",
+             name="the toy cross-sample constant", paper_says="2.15",
              why="ours is half the paper's, and the paper's own two Figure 2 laws disagree by that factor at p = 0"),
     Headline("3", "A Transformer's plateau grows as d^1.29", "table1.joint.fresh.d_exponent",
              (("table1.joint.first_seeds.d_exponent", "first seeds (estimator chosen after their data)"),
               ("table1.joint.fresh_short.d_exponent", "fresh seeds, T ≤ 128 and B = 1 only")),
+             name="Figure 3's d exponent", paper_says="1.29",
              why="one joint fit over the paper's grid, as the paper fitted it; {d_bend}"),
     Headline("3", "… as T^0.80", "table1.joint.fresh.T_exponent",
              (("table1.joint.first_seeds.T_exponent", "first seeds (estimator chosen after their data)"),
               ("table1.joint.fresh_short.T_exponent", "fresh seeds, T ≤ 128 and B = 1 only")),
+             name="its T exponent", paper_says="0.80", causes=SCREEN16,
              why="{T_local}: no single power of T fits these points. {unsaid}"),
     Headline("3", "… and in-context repetition shortens it as B^−0.80", "table1.joint.fresh.B_exponent",
              (("table1.joint.first_seeds.B_exponent", "first seeds (estimator chosen after their data)"),),
+             name="its B exponent", paper_says="−0.80",
              why="the same joint fit; the B panel sits at T = 256"),
     Headline("3", "Cross-sample repetition shortens the plateau", "table1.figure3.cross_sample_speedup",
+             name="cross-sample repetition on the Transformer", paper_says="shortens it", where="at T = 32 (the paper: T = 256)",
              why="measured at the cheap end of the paper's grid (T = 32) only"),
     Headline("4", "Recall emerges after a time ∝ N_pairs^2.25", "recall_t1.figure4.pairs_exponent_5",
+             name="recall's N_pairs exponent", paper_says="2.25",
              why="at the paper's 5% threshold, near chance ({chance}): it partly measures guessing; chapter 4 shows the "
                  "50% reading as a diagnostic"),
     Headline("4", "… and ∝ N_tokens^0.79", "recall_t1.figure4.tokens_exponent_5",
+             name="recall's N_tokens exponent", paper_says="0.79",
              why="the same 5% crossings"),
     Headline("4", "LayerNorm makes recall harder", "recall_t1.figure4.layernorm",
+             name="LayerNorm slowing recall", paper_says="harder",
              why="pre-LN against no LN, where the paper's text and table disagree on which it used"),
     Headline("5", "In-context repetition speeds recall up about 4×", "recall_t1.figure5.in_context_speedup",
+             name="the in-context recall speed-up", paper_says="≈4×", causes=RECALL, where="at 64 tokens and 8 pairs (the paper: 256 and 32)",
              why="read at 50% accuracy; the paper's ≈4× is read off its figure. {unsaid_recall}"),
     Headline("5", "Cross-sample repetition speeds recall up about 2×", "recall_t1.figure5.cross_sample_speedup",
+             name="the cross-sample recall speed-up", paper_says="≈2×", where="at 64 tokens and 8 pairs (the paper: 256 and 32)",
              why="read at 50% accuracy; the paper's ≈2× is read off its figure"),
     Headline("5", "Heavy repetition overfits: training data is learned first", "recall_t1.figure5.overfitting",
+             name="overfitting under heavy repetition", paper_says="a lag", where="at 64 tokens and 8 pairs (the paper: 256 and 32)",
              why="test accuracy lags the training distribution's, as the paper says"),
     Headline("9", "The reduced flow matches SGD (a relative gap of 0)", "figure9.flow_vs_sgd",
+             name="the reduced flow against SGD", paper_says="0",
              why="from the theory's initialisation; from the paper's, the flow runs early (App. A2)"),
     Headline("13", "More heads lengthen the plateau: H^0.16", "table1.ablations.figure13.heads_exponent",
+             name="the heads exponent", paper_says="H^0.16",
              why="one fit over heads and layers at the paper's width"),
     Headline("14", "A random position raises the T exponent by 0.29", "table1.ablations.figure14.position_cost",
+             name="the cost of a random position", paper_says="0.29",
              why="the 1 × 1 model the paper's fits imply, at the paper's width"),
     Headline("15", "Adam reaches emergence much faster than SGD", "table1.ablations.figure15.adam_speedup",
+             name="Adam against SGD", paper_says="much faster",
              why="SGD at the paper's learning rate, where it crosses within its budget"),
     Headline("17", "Recall's selecting pattern forms in layer 4 of 4", "recall_t1.figure17.select_layer4_share_pre",
+             name="the share of recall runs selecting in layer 4", paper_says="most (over 0.5)", causes=LN, where="at 8 and 12 pairs (the paper: 32)",
              why="the paper's text puts LayerNorm in; its table does not"),
 )
 
@@ -204,36 +240,63 @@ assert all(h.key in REGISTRY and all(k in REGISTRY for k, _ in h.beside) for h i
 assert len(CLAIMS) > len(HEADLINES)
 
 
-TOY_FIGURES = ("1", "2", "9")  # the toy model's claims; the rest are the Transformers'
+def _ours_briefly(h: Headline, entry: dict) -> str:
+    c = REGISTRY[h.key]
+    unit = "×" if "×" in h.paper_says else ""
+    return format(entry["ours"], c.fmt).replace("-", "−") + unit
 
 
-def answer(folder: str | None = None, whose: str = "", kind: str = "") -> str:
-    """The landing page's answer in plain words, generated from the headline rows' verdicts in this build;
-    ``whose``: the unstated-choices screen's sentence on whose the differences are (`unsaid.show.whose`); ``kind``:
-    Figure 3's law in words (`table1_joint.show.in_kind`). The engine imports no experiment: the page passes both."""
+def cause_line(h: Headline, folder: str | None) -> str:
+    """Why a row differs, from the registered verdicts of the readings that test a cause (`Headline.causes`): the
+    cause where all of a reading's verdicts agree, else "cause not identified", with what was ruled out (a verdict
+    that differs) and what is not settled (inconclusive or not run yet)."""
+    named: list[str] = []
+    out: list[str] = []
+    open_: list[str] = []
+    for keys, what in h.causes:
+        statuses = [(logged_entry(REGISTRY[k], folder) or {}).get("status", "not run yet") for k in keys]
+        (named if all(s == "agrees" for s in statuses) else out if "differs" in statuses else open_).append(what)
+    text = f"cause: {' and '.join(named)}" if named else "cause not identified"
+    if out:
+        text += f"; ruled out: {', '.join(out)}"
+    if open_:
+        text += f"; not settled: {', '.join(open_)}"
+    return text
+
+
+def verdict_lines(folder: str | None = None) -> str:
+    """The landing page's verdict in the ML Reproducibility Challenge's summary form (issue 60 item 1), generated from
+    the headline rows' registered verdicts in this build: what reproduces, named; what does not, each with ours beside
+    the paper's; why, from the readings registered to test a cause. Then what is still open, in one line."""
     folder = folder or os.environ.get(CLAIMS_LOG_ENV)
-    judged = []
-    for h in HEADLINES:
-        entry = logged_entry(REGISTRY[h.key], folder)
-        judged.append((h, entry["status"] if entry else "not run yet"))
-    toy = [s for h, s in judged if h.figure in TOY_FIGURES]
-    tf = [(h, s) for h, s in judged if h.figure not in TOY_FIGURES]
-    holds = sum(s in ("reproduced", "agrees") for s in toy)
-    toy_text = (f"The toy theory reproduces: {holds} of its {len(toy)} claims hold as the paper states them"
-                + ("." if holds == len(toy) else " (the other one: see the table)." if len(toy) - holds == 1
-                   else f" (the other {len(toy) - holds}: see the table)."))
+    judged = [(h, logged_entry(REGISTRY[h.key], folder)) for h in HEADLINES]
+    status = [(h, e, e["status"] if e else "not run yet") for h, e in judged]
+    holds = [h.name for h, _, s in status if s in ("agrees", "reproduced")]
+    differs = [(h, e) for h, e, s in status if s == "differs" and e]
+    unsure = [h.name for h, _, s in status if s == "inconclusive"]
+    waiting = [h.name for h, _, s in status if s == "not run yet"]
+    lines = [f"**Reproduces** ({len(holds)} of {len(HEADLINES)}): " + ("; ".join(holds) if holds else "none yet") + "."]
+    lines.append(f"**Does not** ({len(differs)}): " + ("; ".join(
+        f"{h.name}, {_ours_briefly(h, e)} against the paper's {h.paper_says}" + (f", {h.where}" if h.where else "")
+        for h, e in differs) if differs else "none") + ".")
+    lines.append("**Why:** " + ("; ".join(f"{h.name}: {cause_line(h, folder)}" for h, _ in differs)
+                                if differs else "nothing differs") + ".")
+    rest = ([f"inconclusive: {', '.join(unsure)}"] if unsure else []) + ([f"not run yet: {', '.join(waiting)}"]
+                                                                          if waiting else [])
+    if rest:
+        lines.append("*Open* — " + "; ".join(rest) + ".")
+    return minus_signs("\n\n".join(lines))
 
-    def count(word: str) -> int:
-        return sum(s == word for _, s in tf)
 
-    parts = [f"{count(w)} {name}" for w, name in (("agrees", "agree"), ("differs", "differ"),
-                                                  ("inconclusive", "are inconclusive"),
-                                                  ("not run yet", "wait for their runs")) if count(w)]
-    fig3 = [h for h, s in tf if h.figure == "3" and s == "differs"]
-    fig3_text = (" Figure 3's law differs where the paper measured it: " + "; ".join(h.claim.lstrip("… ") for h in fig3) + "."
-                 if fig3 else "")
-    return (f"{toy_text} For the Transformers, of the paper's {len(tf)} claims judged on its own model, "
-            f"{', '.join(parts)}.{fig3_text} " + (f"{kind} " if kind else "")
-            + (f"Whose are the differences? {whose[0].upper() + whose[1:].rstrip('.')} (Beyond 4)." if whose
-               else "Why each differs is in its row's reason; what the paper leaves unsaid, in Beyond 4."))
+def in_words(whose: str = "", kind: str = "") -> str:
+    """The landing page's answer in words, below its verdict: Figure 3's law in words from a fit registered before its
+    data on fresh seeds (``kind``, `table1_joint.show.in_kind`; empty until one is judged) and whose the differences
+    are, from the screens' registered verdicts (``whose``, `unsaid.show.whose` and its recall twin). The engine
+    imports no experiment: the page passes both."""
+    parts = [kind] if kind else []
+    if whose:
+        parts.append(f"Whose are the differences? {whose[0].upper() + whose[1:].rstrip('.')} (Beyond 4).")
+    return " ".join(parts) or "Why each claim differs is in its row's reason; what the paper leaves unsaid, in Beyond 4."
+
+
 assert BESIDE_JUDGED <= {k for h in HEADLINES for k, _ in h.beside}, "a judged reading is beside no headline"

@@ -384,3 +384,25 @@ def lack_of_fit_test(runs: pd.DataFrame, predictors: Sequence[str], target: str)
     df_lack, df_pure = m - k, n - m
     F = ((ss_res - ss_pure) / df_lack) / (ss_pure / df_pure) if ss_pure > 0 else float("inf")
     return {"F": F, "df_lack": float(df_lack), "df_pure": float(df_pure), "p": f_survival(F, df_lack, df_pure)}
+
+# A run "leaves its plateau" once its loss falls below 0.45 (10% of the way down from ½); a reading "removes the
+# plateau" where the descent from there to the threshold is over half of the measured plateau (registered with the
+# d = 16 screen, `claims.bend`; the book's reading at d = 8 spends 6-18% of its plateau in the descent).
+LEAVES = 0.45
+NO_PLATEAU_SHARE = 0.5
+
+
+def descent_share(steps: np.ndarray, loss: np.ndarray, plateau: float) -> float:
+    """The share of a measured plateau that is the descent itself: (plateau − the step where the loss first falls
+    below `LEAVES`) / plateau, the crossing interpolated in log-step as the plateau is; nan where it never crossed."""
+    if not np.isfinite(plateau) or plateau <= 0:
+        return float("nan")
+    below = np.nonzero(loss < LEAVES)[0]
+    if not len(below):
+        return float("nan")
+    i = int(below[0])
+    if i == 0:
+        return 1.0
+    s0, s1, l0, l1 = max(steps[i - 1], 1.0), max(steps[i], 1.0), loss[i - 1], loss[i]
+    leave = math.exp(math.log(s0) + (l0 - LEAVES) / (l0 - l1) * (math.log(s1) - math.log(s0)))
+    return float(min(max((plateau - leave) / plateau, 0.0), 1.0))

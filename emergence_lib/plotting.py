@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Callable, Sequence, cast
 
 import matplotlib.pyplot as plt
@@ -272,4 +273,31 @@ def scorecard_figure(table: pd.DataFrame, empty_note: str) -> plt.Figure:
     fig, ax = plt.subplots(figsize=(8, 1.5))
     ax.text(0.5, 0.5, empty_note, ha="center", va="center")
     ax.axis("off")
+    return fig
+
+
+def readings_plot(table: pd.DataFrame, part: str, full: list[bool], paper: float, paper_label: str, xlabel: str,
+                   log: bool = False) -> plt.Figure:
+    """One row a reading: its ``part`` (exponent or speed-up) with its 95% interval where all its runs are stored
+    (``full``) and the value is defined, else the label says 'not run yet'; the paper's value dashed."""
+    fig, ax = plt.subplots(figsize=(8, 0.55 * max(len(table), 2) + 1.4))
+    if len(table):
+        y = np.arange(len(table))[::-1]
+        mid, low, high = (table[f"{part}_{k}"].to_numpy(dtype=float) for k in ("ours", "low", "high"))
+        ok = np.array(full, dtype=bool) & np.isfinite(mid) & np.isfinite(low)
+        ax.errorbar(mid[ok], y[ok], xerr=np.vstack([mid - low, high - mid])[:, ok], fmt="o", color="C0", capsize=3,
+                    label="ours, 95% interval")
+        ax.set_yticks(y, [textwrap.fill(w, 38) + ("" if f else " (not run yet)") for w, f in zip(table["what"], full)],
+                      fontsize=9)
+    ax.axvline(paper, color="k", ls="--", label=paper_label)
+    if log:
+        ax.axvline(1.0, color="0.7", lw=1)
+        ax.set_xscale("log")
+        lim = ax.get_xlim()  # ratios read as ratios, and the axis keeps the span the points and the paper's value need
+        ax.set_xticks([0.5, 1, 2, 4, 8], ["0.5×", "1×", "2×", "4×", "8×"], minor=False)
+        ax.minorticks_off()
+        ax.set_xlim(lim[0] / 1.15, lim[1] * 1.15)
+    ax.set_xlabel(xlabel)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)  # above: never on a point
+    fig.tight_layout()
     return fig

@@ -53,30 +53,45 @@ def test_the_answer_gives_the_short_fit_while_the_whole_grid_waits():
     checked = (_results("table1.joint.first_seeds", FIRST)
                + _results("table1.joint.fresh_short", {"d": (1.10, "differs"), "T": (0.95, "agrees")}))
     text = joint.answer(rows, checked, "not run yet: it needs its points at T = 256")
-    assert text.endswith("fresh seeds judge it: up to T = 128 at B = 1 they give d 1.10 against 1.29 (differs), "
-                         "T 0.95 against 0.80 (agrees); the fit over the whole grid is not run yet: it needs its "
-                         "points at T = 256."), text
-    assert "on our first seeds: d 1.35 against 1.29 (inconclusive), T 1.19 against 0.80 (differs), B −1.19 against "\
-           "−0.80 (differs)." in text, text
+    assert text.startswith("One joint fit over the paper's grid, on fresh seeds: not run yet: it needs its points at "
+                           "T = 256. Up to T = 128 at B = 1 the fresh seeds give d 1.10 against 1.29 (differs), "
+                           "T 0.95 against 0.80 (agrees)."), text
+    assert text.endswith("chosen after their data (a diagnostic that sets no direction): d 1.35, T 1.19, B −1.19."), text
     without = joint.answer(_first_rows(FIRST), _results("table1.joint.first_seeds", FIRST), "not run yet: it needs "
                            "its points at T = 128, 256")
-    assert "up to T = 128" not in without and without.endswith("the fit over the whole grid is not run yet: it needs "
-                                                                "its points at T = 128, 256."), without
+    assert "up to T = 128" not in without.lower()
     assert joint.answer([], [], "not run yet") == "One joint fit over the paper's grid, on fresh seeds: not run yet."
 
 
-def test_the_answer_in_words_follows_the_fit_and_its_verdicts():
+def test_a_fit_chosen_after_its_data_never_sets_a_direction():
+    """Issue 60 item 2: flip the first seeds' fit (chosen after their data) and the answer's words do not change;
+    flip a registered verdict on fresh seeds and they do."""
+    def words(first: dict, fresh16: dict | None = None) -> str:
+        rows = _first_rows(first) + ([_row(k, v, p, joint.FRESH16) for (k, (v, _)), p in
+                                      zip(fresh16.items(), (1.29, 0.8, -0.8))] if fresh16 else [])
+        checked = _results("table1.joint.first_seeds", first) + (_results("table1.joint.fresh16", fresh16) if fresh16 else [])
+        text = joint.answer(rows, checked, "not run yet")
+        return text.split("The first seeds through")[0]  # the diagnostic's own numbers aside
+
+    steep = words(FIRST)
+    shallow = words({"d": (1.3, "agrees"), "T": (0.5, "differs"), "B": (-0.5, "differs")})
+    assert steep == shallow and "faster" not in steep and "In kind" not in steep, (steep, shallow)
+    fresh_steep = words(FIRST, {"d": (1.3, "agrees"), "T": (1.2, "differs"), "B": (-1.2, "differs")})
+    fresh_inside = words(FIRST, {"d": (1.3, "agrees"), "T": (1.2, "inconclusive"), "B": (-1.2, "differs")})
+    assert "grows faster with T/B than the paper's law (its T and B exponents differ, registered)" in fresh_steep
+    assert "faster" not in fresh_inside and "nearer" not in fresh_steep
+
+
+def test_the_answer_in_words_follows_the_fresh_fit_and_its_verdicts():
     def words(values: dict[str, tuple[float, str]]) -> str:
-        return joint.answer(_first_rows(values), _results("table1.joint.first_seeds", values), "not run yet")
+        rows = [_row(k, v, p, joint.FRESH) for (k, (v, _)), p in zip(values.items(), (1.29, 0.8, -0.8))]
+        return joint.answer(rows, _results("table1.joint.fresh", values), "not run yet")
 
     steep = words(FIRST)
     assert steep.startswith("In kind, yes: on the paper's model the plateau grows with d and T and shrinks with B, as "
-                            "the paper says; but it grows faster with T/B than the paper's law, nearer the toy "
-                            "theory's T/B."), steep
+                            "the paper says; but it grows faster with T/B than the paper's law"), steep
     shallow = words({"d": (1.3, "agrees"), "T": (0.5, "differs"), "B": (-0.5, "differs")})
-    assert "grows more slowly with T/B than the paper's law." in shallow and "toy" not in shallow, shallow
-    inside = words({"d": (1.3, "agrees"), "T": (1.19, "inconclusive"), "B": (-1.19, "differs")})
-    assert "but" not in inside.split(".")[0], "no 'faster' while one of T and B is not shown to differ"
+    assert "grows more slowly with T/B than the paper's law" in shallow and "toy" not in shallow, shallow
     wrong = words({"d": (1.3, "agrees"), "T": (-0.2, "differs"), "B": (-0.8, "agrees")})
     assert wrong.startswith("Not even in kind"), wrong
 
@@ -98,7 +113,7 @@ def test_the_first_seeds_at_the_short_points_sit_beside_the_fresh_fit_without_a_
     checked = (_results("table1.joint.first_seeds", FIRST)
                + _results("table1.joint.fresh_short", {"d": (1.10, "inconclusive"), "T": (0.95, "inconclusive")}))
     text = joint.answer(rows, checked, "not run yet: it needs its points at T = 256")
-    assert "(inconclusive) (the first seeds at the same points: d 1.20, T 1.05); the fit over" in text, text
+    assert "(inconclusive) (the first seeds at the same points: d 1.20, T 1.05)." in text, text
     assert "1.20 against" not in text, "a reading beside carries no verdict"
 
 
@@ -109,6 +124,5 @@ def test_once_the_whole_grid_is_judged_on_fresh_seeds_it_leads_and_the_first_see
                         "not run yet")
     assert text.startswith("In kind, yes") and "faster" not in text, text
     assert "on the fresh seeds: d 1.30 against 1.29 (agrees)" in text, text
-    assert text.endswith("On our first seeds, after their data: d 1.35 against 1.29 (inconclusive), T 1.19 against "
-                         "0.80 (differs), B −1.19 against −0.80 (differs)."), text
+    assert text.endswith("(a diagnostic that sets no direction): d 1.35, T 1.19, B −1.19."), text
     assert "not run yet" not in text

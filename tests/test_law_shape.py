@@ -9,6 +9,7 @@ import pytest
 
 from emergence_lib.claims import REGISTRY, IntervalRule
 from emergence_lib.experiments.bend import read, runs
+from emergence_lib.metrics import descent_share
 
 JITTER = (-0.02, 0.02)  # the two seeds' log offsets: a known, small seed spread
 
@@ -127,7 +128,7 @@ def test_a_seed_that_did_not_cross_leaves_the_screen_and_is_named():
 def test_the_descent_share_of_a_plateau():
     steps = np.array([0, 10, 100, 1000, 2000], float)
     flat = np.array([0.5, 0.5, 0.5, 0.449, 0.05])  # leaves 0.45 just before step 1000, crosses near 2000
-    assert read.descent_share(steps, flat, 1800.0) < 0.5
+    assert descent_share(steps, flat, 1800.0) < 0.5
     fast = np.array([0.5, 0.3, 0.2, 0.1, 0.05])  # leaves 0.45 before step 10: the descent is the whole plateau
-    assert read.descent_share(steps, fast, 1000.0) > 0.9
-    assert math.isnan(read.descent_share(steps, flat, float("inf")))
+    assert descent_share(steps, fast, 1000.0) > 0.9
+    assert math.isnan(descent_share(steps, flat, float("inf")))

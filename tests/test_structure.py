@@ -71,7 +71,7 @@ def test_the_cycle_check_finds_a_cycle():  # the check above can fail
 
 
 LAYERS = {"runs": 0, "read": 1, "show": 2}
-GROUPS = ("toy", "toy_appendix", "regression", "table1", "table1_joint", "bend", "unsaid", "recall", "recall_table1", "ablations_table1", "confirm", "ablations", "steering", "prediction", "followup")
+GROUPS = ("toy", "toy_appendix", "regression", "table1", "table1_joint", "bend", "unsaid", "unsaid_recall", "recall", "recall_table1", "ablations_table1", "confirm", "ablations", "steering", "prediction", "followup")
 
 
 def _layer(module: str) -> int:

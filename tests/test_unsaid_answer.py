@@ -5,6 +5,8 @@ import pandas as pd
 import pytest
 
 from emergence_lib.experiments.unsaid import read, show
+from emergence_lib.experiments.unsaid_recall import read as recall_read
+from emergence_lib.experiments.unsaid_recall import show as recall_show
 from emergence_lib.experiments.unsaid.runs import Unsaid
 
 
@@ -33,13 +35,18 @@ def test_a_reading_with_runs_to_come_is_not_counted(monkeypatch, grid):
     assert "bfloat16" not in waiting, "a judged reading is not listed as waiting"
 
 
-def test_a_complete_reading_is_named_by_its_registered_verdict(monkeypatch, grid):
+def test_a_complete_reading_is_named_by_its_registered_verdicts(monkeypatch, grid):
+    """'Recovers' needs both registered verdicts to agree (issue 60 item 2): its exponent against 0.80, and its change
+    from its baseline by more than 0.2 toward 0.80. Its own verdict alone once read as 'recovers'."""
     monkeypatch.setattr(read, "complete", lambda results, g, key: True)
-    narrow = show.answer(_table(0.70, 0.90), grid, {})  # 0.80 inside, narrower than the registered width
+    both = show.answer(_table(0.60, 0.82), grid, {})  # 0.80 inside; moved by -0.33 [-0.44, -0.22]: beyond -0.2
+    own_only = show.answer(_table(0.70, 0.90), grid, {})  # 0.80 inside; moved by -0.24 [-0.34, -0.14]: cannot say
     wide = show.answer(_table(0.50, 1.30), grid, {})  # 0.80 inside, but too wide to say: inconclusive
-    assert "the book's reading in bfloat16 recovers it: 0.80 [0.70, 0.90]" in narrow
+    assert "the book's reading in bfloat16 recovers it: 0.71 [0.60, 0.82]" in both
+    assert "recovers it" not in own_only and "The one other reading judged does not recover it" in own_only
+    assert "its change from its baseline, -0.24 [-0.34, -0.14], is inconclusive" in own_only
     assert "The one other reading judged does not recover it" in wide and "(inconclusive)" in wide
-    assert "None of the 1" not in wide and "Of the 1 other readings" not in narrow  # one reading reads as English
+    assert "None of the 1" not in wide and "Of the 1 other readings" not in both  # one reading reads as English
 
 
 def test_the_answer_names_how_far_the_reading_moves_the_law(monkeypatch, grid):
@@ -53,12 +60,12 @@ def test_the_answer_names_how_far_the_reading_moves_the_law(monkeypatch, grid):
 def test_the_recall_screen_reads_with_no_run_stored():
     """With no recall run stored, every reading still has its row (nothing measured), and the answer says so:
     B4 once failed to build there."""
-    from emergence_lib.experiments.unsaid.runs import UnsaidRecall
+    from emergence_lib.experiments.unsaid_recall.runs import UnsaidRecall
 
     g = UnsaidRecall(scale="paper_cpu").grid
-    table = read.recall_screen({}, g)
+    table = recall_read.recall_screen({}, g)
     assert list(table["reading"]) == list(g.readings) and table["speedup_ours"].isna().all()
-    assert show.answer_recall(table, g, {}) == "The book's reading of recall is not run yet: nothing is judged."
+    assert recall_show.answer_recall(table, g, {}) == "The book's reading of recall is not run yet: nothing is judged."
 
 
 def test_the_recall_speedup_is_steps_at_B1_over_steps_at_B4(monkeypatch):
@@ -66,19 +73,19 @@ def test_the_recall_speedup_is_steps_at_B1_over_steps_at_B4(monkeypatch):
     way), so the speed-up is about 4 with a finite interval; one seed that never crosses makes it undefined."""
     from types import SimpleNamespace
 
-    from emergence_lib.experiments.unsaid.runs import UnsaidRecall
+    from emergence_lib.experiments.unsaid_recall.runs import UnsaidRecall
 
     g = UnsaidRecall(scale="paper_cpu").grid
     def fake(b4: list[float]) -> SimpleNamespace:
         rows = [{"B": 1, "seed": s, "steps to 50%": 4000.0} for s in g.seeds]
         rows += [{"B": 4, "seed": s, "steps to 50%": v} for s, v in zip(g.seeds, b4)]
         return SimpleNamespace(summary=pd.DataFrame(rows), table=pd.DataFrame(rows))
-    monkeypatch.setattr(read, "crossing_table", lambda r: r.table)
+    monkeypatch.setattr(recall_read, "crossing_table", lambda r: r.table)
     good = {"book": fake([1000.0, 1100.0, 909.1, 1000.0])}
-    row = read.recall_screen(good, g).set_index("reading").loc["book"]
+    row = recall_read.recall_screen(good, g).set_index("reading").loc["book"]
     assert abs(row["speedup_ours"] - 4.0) < 0.1 and row["speedup_low"] < 4.0 < row["speedup_high"]
     bad = {"book": fake([1000.0, 1100.0, float("nan"), 1000.0])}
-    assert read.recall_screen(bad, g).set_index("reading").loc["book"][["speedup_ours", "speedup_low"]].isna().all()
+    assert recall_read.recall_screen(bad, g).set_index("reading").loc["book"][["speedup_ours", "speedup_low"]].isna().all()
 
 
 def test_a_reading_not_run_yet_carries_its_price(monkeypatch, grid):
@@ -136,8 +143,8 @@ def test_a_price_reads_in_hours_a_reader_can_use():
     def est(seconds: list[float]) -> Estimate:
         return Estimate(pd.DataFrame({"expected_s": seconds, "bound_s": [4 * s for s in seconds]}))
 
-    assert est([3600 * 8.44]).price() == "about 8.4 CPU-hours at the speed the stored runs ran"
-    assert est([3600 * 20, 3600 * 17.1]).price() == "about 37 CPU-hours at the speed the stored runs ran"
+    assert est([3600 * 8.44]).price() == "about 8.4 CPU-hours at the speed the stored runs ran, scaled to this host"
+    assert est([3600 * 20, 3600 * 17.1]).price() == "about 37 CPU-hours at the speed the stored runs ran, scaled to this host"
 
 
 def _two_movers() -> pd.DataFrame:
@@ -175,20 +182,27 @@ def test_whose_says_the_exponent_depends_on_unstated_choices_only_when_one_moves
     assert "none of two other readings" in quiet and "depends on" not in quiet
 
 
-def test_the_landing_page_says_figure_3_in_kind_from_the_logged_joint_fit(tmp_path):
-    """From the claims this build logged: first seeds only → said to be after their data; nothing logged → nothing."""
+def test_the_landing_page_says_figure_3_in_kind_only_from_a_fresh_registered_fit(tmp_path):
+    """From the claims this build logged: the first seeds alone (an estimator chosen after their data) say nothing;
+    the fresh seeds' fit without (256, 64), registered before its data, speaks."""
     import json
 
     from emergence_lib.experiments.table1_joint.show import in_kind
 
     assert in_kind(str(tmp_path)) == ""
-    for q, v in (("d", 1.35), ("T", 1.19), ("B", -1.19)):
-        key = f"table1.joint.first_seeds.{q}_exponent"
-        (tmp_path / f"{key}@paper_cpu.json").write_text(json.dumps(
-            {"key": key, "scale": "paper_cpu", "ours": v, "status": "differs", "interval": [v - 0.2, v + 0.2]}))
+
+    def log(prefix, values, status):
+        for q, v in zip(("d", "T", "B"), values):
+            key = f"{prefix}.{q}_exponent"
+            (tmp_path / f"{key}@paper_cpu.json").write_text(json.dumps(
+                {"key": key, "scale": "paper_cpu", "ours": v, "status": status, "interval": [v - 0.2, v + 0.2]}))
+
+    log("table1.joint.first_seeds", (1.35, 1.19, -1.19), "differs")
+    assert in_kind(str(tmp_path)) == "", "a fit chosen after its data never speaks"
+    log("table1.joint.fresh16", (1.30, 1.20, -1.20), "differs")
     text = in_kind(str(tmp_path))
-    assert text.startswith("Figure 3's law holds in kind") and "chosen after their data" in text
-    assert "1.35, 1.19, −1.19 against 1.29, 0.80, −0.80" in text
+    assert text.startswith("Figure 3's law holds in kind") and "without (256, 64)" in text
+    assert "1.30, 1.20, −1.20 against 1.29, 0.80, −0.80" in text and "nearer" not in text
 
 
 def test_the_marker_sentence_follows_the_louder_relevance_features_verdict(monkeypatch, grid):
@@ -207,7 +221,7 @@ def test_the_marker_sentence_follows_the_louder_relevance_features_verdict(monke
 def test_whose_recall_says_both_readings_lower_the_speedup_only_when_both_intervals_do(monkeypatch):
     """The landing page's recall sentence: 'both lower it' only where each reading's interval over the book's lies
     below 1; nothing is said until the book's reading and another are stored."""
-    from emergence_lib.experiments.unsaid.runs import UnsaidRecall
+    from emergence_lib.experiments.unsaid_recall.runs import UnsaidRecall
 
     def rows(high: float) -> pd.DataFrame:
         base = {"stored_B1": 4, "stored_B4": 4}
@@ -218,22 +232,22 @@ def test_whose_recall_says_both_readings_lower_the_speedup_only_when_both_interv
             {"reading": "literal", "what": "l", "speedup_ours": 1.0, "speedup_low": 0.8, "speedup_high": 1.24,
              "moves_ours": 0.63, "moves_low": 0.51, "moves_high": high, **base}])
     monkeypatch.setattr(UnsaidRecall, "cached", lambda self: ({}, 0, 0))
-    monkeypatch.setattr(read, "recall_complete", lambda results, g, key: True)
-    monkeypatch.setattr(read, "recall_screen", lambda results, g: rows(0.77))
-    both = show.whose_recall()
+    monkeypatch.setattr(recall_read, "recall_complete", lambda results, g, key: True)
+    monkeypatch.setattr(recall_read, "recall_screen", lambda results, g: rows(0.77))
+    both = recall_show.whose_recall()
     assert "both other readings of a query with no occurrence lower it (training sequences without the query kept: 1.20×; the text" in both
-    monkeypatch.setattr(read, "recall_screen", lambda results, g: rows(1.10))
-    assert "lower" not in show.whose_recall() and "neither of two other readings of a query with no occurrence is shown" in show.whose_recall()
-    monkeypatch.setattr(read, "recall_complete", lambda results, g, key: key == "book")
-    assert show.whose_recall() == ""
+    monkeypatch.setattr(recall_read, "recall_screen", lambda results, g: rows(1.10))
+    assert "lower" not in recall_show.whose_recall() and "neither of two other readings of a query with no occurrence is shown" in recall_show.whose_recall()
+    monkeypatch.setattr(recall_read, "recall_complete", lambda results, g, key: key == "book")
+    assert recall_show.whose_recall() == ""
 
 
 def test_a_recall_verdict_on_the_edge_of_the_band_says_so(monkeypatch):
     """0.669 lies 0.003 (in log) above 1/1.5: its 'does not move it' verdict says it is on the edge; 0.60 does not."""
-    from emergence_lib.experiments.unsaid.runs import UnsaidRecall
+    from emergence_lib.experiments.unsaid_recall.runs import UnsaidRecall
 
     g = UnsaidRecall(scale="paper_cpu").grid
-    monkeypatch.setattr(read, "recall_complete", lambda results, grid, key: key in ("book", "zero_kept"))
+    monkeypatch.setattr(recall_read, "recall_complete", lambda results, grid, key: key in ("book", "zero_kept"))
 
     def table(low: float) -> pd.DataFrame:
         base = {"stored_B1": 4, "stored_B4": 4}
@@ -241,5 +255,22 @@ def test_a_recall_verdict_on_the_edge_of_the_band_says_so(monkeypatch):
             {"reading": "book", "what": "b", "speedup_ours": 1.6, "speedup_low": 1.4, "speedup_high": 1.8, **base},
             {"reading": "zero_kept", "what": "z", "speedup_ours": 1.2, "speedup_low": 1.1, "speedup_high": 1.35,
              "moves_ours": 0.76, "moves_low": low, "moves_high": 0.86, **base}])
-    assert "on the edge" in show.answer_recall(table(0.669), g, {})
-    assert "on the edge" not in show.answer_recall(table(0.70), g, {})
+    assert "on the edge" in recall_show.answer_recall(table(0.669), g, {})
+    assert "on the edge" not in recall_show.answer_recall(table(0.70), g, {})
+
+
+def test_readings_that_remove_the_plateau_are_not_read_as_another_law(monkeypatch):
+    """Issue 60 item 2: where the readings that move the exponent spend over half their plateau in the descent (the
+    measure registered with the d = 16 screen), the landing sentence says they remove the plateau, not that the law
+    depends on them; the same readings with a plateau left say it does."""
+    monkeypatch.setattr(Unsaid, "cached", lambda self: ({}, 0, 0))
+    monkeypatch.setattr(read, "complete", lambda results, g, key: True)
+    monkeypatch.setattr(read, "baseline_of", lambda key: "book")
+    gone = _two_movers().assign(descent_T256=[0.05, 0.6, 0.7])
+    monkeypatch.setattr(read, "screen", lambda results, g: gone)
+    text = show.whose()
+    assert "remove the plateau rather than set another law" in text and "depends on choices" not in text
+    assert "where the descent is 60% and 70%" in text
+    kept = _two_movers().assign(descent_T256=[0.05, 0.1, 0.2])
+    monkeypatch.setattr(read, "screen", lambda results, g: kept)
+    assert "depends on choices its text does not fix" in show.whose()

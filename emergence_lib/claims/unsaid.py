@@ -6,7 +6,7 @@
   did not exist when it was chosen; the first seeds' reading is registered beside it and reads as after its data.
 * The screen of the paper's unstated choices (`unsaid.runs.Unsaid`): for each reading, whether it moves the T
   exponent (64 → 256, d = 8) by more than 0.2 from the book's reading, and whether it brings it to the paper's 0.80.
-* The recall task's unstated choices (`unsaid.runs.UnsaidRecall`), registered later, before any of their runs: the
+* The recall task's unstated choices (`unsaid_recall.runs.UnsaidRecall`), registered later, before any of their runs: the
   book's reading on fresh seeds against the paper's ≈4× in-context speed-up, and for each other reading, whether it
   moves that speed-up by more than 1.5× and whether it brings it to ≈4×.
 """
@@ -19,6 +19,7 @@ from ..experiments.regression.runs import point_key
 from ..experiments.table1 import runs as table1
 from ..experiments.table1_joint import runs as table1_joint
 from ..experiments.unsaid import runs as unsaid
+from ..experiments.unsaid_recall import runs as unsaid_recall
 from ..paper import PAPER
 from .rules import EXPONENT_WIDTH, Claim, IntervalRule, _c
 
@@ -97,7 +98,7 @@ def _unsaid_claims() -> tuple[Claim, ...]:
 
 
 def _unsaid_recall_claims() -> tuple[Claim, ...]:
-    g = unsaid.UNSAID_RECALL_GRIDS["paper_cpu"]
+    g = unsaid_recall.UNSAID_RECALL_GRIDS["paper_cpu"]
     lo, hi = g.B
     speedup = (f"steps to {g.threshold:.0%} test accuracy at B = {lo} over B = {hi}, paired by seed (N_tokens "
                f"{g.n_tokens}, {g.n_pairs} pairs, Table 1's pre-LN recall model, seeds {g.seeds[0]}-{g.seeds[-1]}), "
@@ -108,7 +109,7 @@ def _unsaid_recall_claims() -> tuple[Claim, ...]:
               "The book's reading of recall, on fresh seeds: in-context repetition speeds emergence up about 4×",
               "≈4× (read off the figure)", "figure5_speedup.B", speedup, rule, expected=None, scale="paper_cpu",
               reads=("unsaid_recall:book",))]
-    for key, what, _ in unsaid.RECALL_READINGS[1:]:
+    for key, what, _ in unsaid_recall.RECALL_READINGS[1:]:
         out.append(_c(f"unsaid_recall.{key}.moves", "5 left", "B4_unsaid",
                       f"Reading recall with {what} moves the in-context speed-up by more than {MOVES_BY_RATIO:g}×",
                       f"moves by > {MOVES_BY_RATIO:g}×", None,

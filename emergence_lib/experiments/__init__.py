@@ -13,6 +13,7 @@
   table1        Table 1's own model where the paper measured: Figure 3 at T = 128-256 (03)
   table1_joint  Figure 3's law as the paper measured it (one joint fit over its grid), on fresh seeds (03)
   unsaid        the paper's unstated choices read another way, on Table 1's models (B4; regression and recall)
+  unsaid_recall the recall task's unstated choices read another way (B4's second screen)
   bend          the shape of Figure 3's law on fresh seeds (collapse, bend) and the d = 16 screen of choices (03, B4)
   recall_table1 Table 1's recall model at the paper's cheap end: Figures 4, 5, 16, 17 (04, A5)
   ablations_table1  Figures 14, 15 at Table 1's width (A4)
@@ -52,7 +53,8 @@ from .regression.runs import TRANSFORMER_GRIDS, Figure3, Figure11, Figure12
 from .table1.runs import MEASURED_GRIDS, Figure3Measured
 from .table1_joint.runs import FRESH_GRIDS, Figure3Fresh
 from .bend.runs import SCREEN_GRIDS, Screen16
-from .unsaid.runs import UNSAID_GRIDS, UNSAID_RECALL_GRIDS, Unsaid, UnsaidRecall
+from .unsaid.runs import UNSAID_GRIDS, Unsaid
+from .unsaid_recall.runs import UNSAID_RECALL_GRIDS, UnsaidRecall
 from .recall_table1.runs import RECALL_MEASURED_GRIDS, RecallMeasured
 from .ablations_table1.runs import ABLATIONS_MEASURED_GRIDS, AblationsMeasured
 from .confirm.runs import CONFIRM_GRIDS, Confirm

@@ -77,8 +77,6 @@ def local_exponents(summary: pd.DataFrame, d: int) -> list[dict]:
 # ---- The d = 16 screen: per seed, then over seeds (seeds are the units: each seed's four lengths give its bend and
 # its T exponent, and a reading is paired with the book's on the same seed).
 MIN_SEEDS = 3  # a reading's quantities need this many seeds crossed at every length (of 4)
-LEAVES = 0.45  # the loss has left its plateau (½) once it falls below 0.45: 10% of the way down
-NO_PLATEAU_SHARE = 0.5  # a reading "removes the plateau" where the descent is over half the measured plateau
 
 
 def seed_logs(summary: pd.DataFrame, d: int, Ts: tuple[int, ...]) -> pd.DataFrame:
@@ -119,19 +117,3 @@ def screen_quantities(reading: pd.DataFrame, book: pd.DataFrame) -> dict[str, di
     return {"bend": over_seeds(reading["bend"]), "T_exponent": over_seeds(reading["T_exponent"]),
             "straightens": over_seeds(both["bend_book"] - both["bend"]),
             "T_moves": over_seeds(both["T_exponent"] - both["T_exponent_book"])}
-
-
-def descent_share(steps: np.ndarray, loss: np.ndarray, plateau: float) -> float:
-    """The share of a measured plateau that is the descent itself: (plateau − the step where the loss first falls
-    below `LEAVES`) / plateau, the crossing interpolated in log-step as the plateau is; nan where it never crossed."""
-    if not np.isfinite(plateau) or plateau <= 0:
-        return NAN
-    below = np.nonzero(loss < LEAVES)[0]
-    if not len(below):
-        return NAN
-    i = int(below[0])
-    if i == 0:
-        return 1.0
-    s0, s1, l0, l1 = max(steps[i - 1], 1.0), max(steps[i], 1.0), loss[i - 1], loss[i]
-    leave = math.exp(math.log(s0) + (l0 - LEAVES) / (l0 - l1) * (math.log(s1) - math.log(s0)))
-    return float(min(max((plateau - leave) / plateau, 0.0), 1.0))

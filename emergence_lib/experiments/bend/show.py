@@ -13,17 +13,17 @@ from ..context import Context
 from ..table1_joint import read as joint_read
 from ..table1_joint.show import needs
 from . import read
-from .runs import (BEND_SEGMENTS, COLLAPSE_CELLS, JOINT16_POINTS, SCREEN_GRIDS, SCREEN_READINGS, Screen16, bend_weights,
+from .runs import (BEND_SEGMENTS, COLLAPSE_CELLS, SCREEN_GRIDS, SCREEN_READINGS, Screen16, bend_weights,
                    collapse_points)
 
 SEEDS = 2  # the fresh seeds 5 and 6
 
 
 def shape(ctx: Context) -> SimpleNamespace:
-    """Judge the collapse, the bend per d and the fit without (256, 64) where their fresh runs are stored."""
+    """Judge the collapse and the bend per d where their fresh runs are stored (the fit without (256, 64) is judged
+    with the other joint fits, `table1_joint.show.joint_fits`)."""
     if ctx.scale == "smoke":
-        return SimpleNamespace(checked=[], cells=pd.DataFrame(), bends=pd.DataFrame(), fit=pd.DataFrame(),
-                               summary=pd.DataFrame())
+        return SimpleNamespace(checked=[], cells=pd.DataFrame(), bends=pd.DataFrame(), summary=pd.DataFrame())
     fresh = joint_read.fresh_summary()[0]
     checked = []
     cells = [p for d, B in COLLAPSE_CELLS for p in collapse_points(d, B)]
@@ -41,26 +41,16 @@ def shape(ctx: Context) -> SimpleNamespace:
             checked.append(claims.record(f"table1.bend.d{d}", b["ours"], "paper_cpu", interval=(b["low"], b["high"])))
         else:
             claims.record_not_run(f"table1.bend.d{d}", needs(fresh, points, SEEDS))
-    fit = []
-    if read.complete(fresh, JOINT16_POINTS, SEEDS):
-        fit = joint_read.fit_rows(fresh, list(JOINT16_POINTS), ("d", "T", "B"), "seeds 5-6, without (256, 64)")
-        for r in fit:
-            checked.append(claims.record(f"table1.joint.fresh16.{r['exponent']}_exponent", r["ours"], "paper_cpu",
-                                         interval=(r["low"], r["high"])))
-    else:
-        for q in ("d", "T", "B"):
-            claims.record_not_run(f"table1.joint.fresh16.{q}_exponent", needs(fresh, list(JOINT16_POINTS), SEEDS))
-    return SimpleNamespace(checked=checked, cells=read.collapse_cells(fresh), bends=pd.DataFrame(bends),
-                           fit=pd.DataFrame(fit), summary=fresh)
+    return SimpleNamespace(checked=checked, cells=read.collapse_cells(fresh), bends=pd.DataFrame(bends), summary=fresh)
 
 
 # ---- Chapter B4: the d = 16 screen, judged per reading once its runs and the book's are all stored.
 QUANTITIES = ("bend", "straightens", "T_exponent", "T_moves")
 
 
-def screen_summaries() -> tuple[dict[str, pd.DataFrame], pd.DataFrame, int, int]:
-    """The screen's stored runs by reading (the book's with its seeds stored in Figure 3's runs), the book's
-    curves at T = 256 aside, and (runs stored, runs registered) of the screen's own sweeps."""
+def screen_summaries() -> tuple[dict[str, pd.DataFrame], dict, int, int]:
+    """The screen's stored runs by reading (the book's with its seeds stored in Figure 3's runs), the sweeps' results
+    (their curves, for the descent's share), and (runs stored, runs registered) of the screen's own sweeps."""
     from ..table1.read import stored_summaries
 
     results, have, need = Screen16(scale="paper_cpu").cached()
@@ -69,8 +59,7 @@ def screen_summaries() -> tuple[dict[str, pd.DataFrame], pd.DataFrame, int, int]
     first = stored_summaries()[0]
     first = first[first["seed"].isin(g.seeds) & (first["d"] == g.d) & (first["B"] == 1) & first["T"].isin(g.T)]
     by["book"] = pd.concat([f for f in (first, by.get("book")) if f is not None and len(f)]).drop_duplicates("run")
-    curves = pd.concat([r.curves for r in results.values() if len(r.curves)]) if results else pd.DataFrame()
-    return by, curves, have, need
+    return by, results, have, need
 
 
 def screen16(ctx: Context) -> SimpleNamespace:

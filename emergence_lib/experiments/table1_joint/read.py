@@ -7,9 +7,11 @@ import pandas as pd
 from ...configs import Scale
 from ...paper import PAPER
 from ..table1.read import point_mean_fit, seeds_done, stored_summaries
+from ..bend.runs import JOINT16_POINTS
 from .runs import FRESH_GRIDS, Figure3Fresh
 
 POINTS = list(FRESH_GRIDS["paper_cpu"].points)
+POINTS16 = list(JOINT16_POINTS)  # without the costliest point, (256, 64, 1) (claims.bend: table1.joint.fresh16)
 SHORT = [p for p in POINTS if p[0] <= 128 and p[2] == 1]  # the points a laptop reaches first (T <= 128, B = 1)
 
 

@@ -21,6 +21,7 @@ FIRST = "seeds 0-2 (estimator chosen after their data)"
 FRESH = "seeds 5-6 (fresh)"
 SHORT_FRESH = "seeds 5-6, T ≤ 128 (fresh)"
 SHORT_FIRST = "seeds 0-2, T ≤ 128 (after the data; beside, not judged)"
+FRESH16 = "seeds 5-6, without (256, 64) (fresh)"
 
 
 def joint_fits(ctx: Context) -> SimpleNamespace:
@@ -48,6 +49,14 @@ def joint_fits(ctx: Context) -> SimpleNamespace:
                                          interval=(r["low"], r["high"])))
         # Like with like, beside and never judged: the first seeds through the same estimator at the same points.
         rows += read.fit_rows(read.first_summary(), read.SHORT, ("d", "T"), SHORT_FIRST)
+    if read.stored_at(fresh, read.POINTS16) < n * len(read.POINTS16):
+        for q in ("d", "T", "B"):
+            claims.record_not_run(f"table1.joint.fresh16.{q}_exponent", needs(fresh, read.POINTS16, n))
+    else:  # the 16 points without (256, 64, 1), registered with the shape of the law (claims.bend)
+        for r in read.fit_rows(fresh, read.POINTS16, ("d", "T", "B"), FRESH16):
+            rows.append(r)
+            checked.append(claims.record(f"table1.joint.fresh16.{r['exponent']}_exponent", r["ours"], "paper_cpu",
+                                         interval=(r["low"], r["high"])))
     if read.stored_at(fresh, read.POINTS) < n * len(read.POINTS):
         for q in ("d", "T", "B"):
             claims.record_not_run(f"table1.joint.fresh.{q}_exponent", needs(fresh, read.POINTS, n))
@@ -70,9 +79,11 @@ def needs(summary: pd.DataFrame, points: list[tuple[int, int, int]], n_seeds: in
 
 
 def answer(rows: list[dict], checked: list, waiting: str) -> str:
-    """Chapter 3's answer, generated from the joint fits judged in this build: first in words (does the plateau move
-    with d, T and B as the paper says, and faster or slower than its law), then the numbers, then what judges the
-    estimator on fresh seeds (``waiting``: what the whole grid's fit on fresh seeds waits for, while it does)."""
+    """Chapter 3's answer, generated from the joint fits judged in this build. Words (does the plateau move with d, T
+    and B as the paper says, faster or more slowly) come only from fits registered before their data on fresh seeds:
+    the whole grid, else the 16 points without (256, 64). The first seeds' fit, an estimator chosen after their data,
+    is a labelled diagnostic: its numbers, never a verdict or a direction (issue 60 item 2). ``waiting``: what the
+    whole grid's fit on fresh seeds waits for, while it does."""
     status = {r.claim.key: r.status for r in checked}
 
     def pick(label: str) -> dict[str, dict]:
@@ -83,28 +94,32 @@ def answer(rows: list[dict], checked: list, waiting: str) -> str:
                  f"({status.get(f'{prefix}.{q}_exponent', 'not judged')})" for q, r in fit.items()]
         return ", ".join(parts).replace("-", "−")
 
-    fresh, first, short, same = pick(FRESH), pick(FIRST), pick(SHORT_FRESH), pick(SHORT_FIRST)
-    prefix, main, whose = (("table1.joint.fresh", fresh, "the fresh seeds") if fresh
-                           else ("table1.joint.first_seeds", first, "our first seeds"))
-    if not main:
-        return f"One joint fit over the paper's grid, on fresh seeds: {waiting}."
-    out = [_in_words(main, {q: status.get(f"{prefix}.{q}_exponent", "") for q in main}),
-           f"The paper's estimator, one joint fit over its grid, on {whose}: {said(prefix, main)}."]
-    if not fresh:
-        tail = f"the fit over the whole grid is {waiting}" if waiting.startswith("not run yet") else waiting
-        if short:
-            beside = ", ".join(f"{q} {r['ours']:.2f}" for q, r in same.items())
-            tail = (f"up to T = 128 at B = 1 they give {said('table1.joint.fresh_short', short)}"
-                    + (f" (the first seeds at the same points: {beside})" if beside else "") + f"; {tail}")
-        out.append(f"That estimator was chosen after those seeds' data, so fresh seeds judge it: {tail}.")
-    elif first:
-        out.append(f"On our first seeds, after their data: {said('table1.joint.first_seeds', first)}.")
-    return " ".join(out)
+    def numbers(fit: dict[str, dict]) -> str:
+        return ", ".join(f"{q} {r['ours']:.2f}" for q, r in fit.items()).replace("-", "−")
+
+    fresh, fresh16, first = pick(FRESH), pick(FRESH16), pick(FIRST)
+    short, same = pick(SHORT_FRESH), pick(SHORT_FIRST)
+    diagnostic = (f"The first seeds through the same estimator, chosen after their data (a diagnostic that sets no "
+                  f"direction): {numbers(first)}." if first else "")
+    for prefix, fit, whose in (("table1.joint.fresh", fresh, "the fresh seeds"),
+                               ("table1.joint.fresh16", fresh16, "the fresh seeds without (256, 64)")):
+        if fit:
+            out = [_in_words(fit, {q: status.get(f"{prefix}.{q}_exponent", "") for q in fit}),
+                   f"The paper's estimator, one joint fit over its grid, on {whose}: {said(prefix, fit)}."]
+            if not fresh:
+                out.append(f"The fit over the whole grid is {waiting}." if waiting.startswith("not run yet") else waiting)
+            return " ".join(out + ([diagnostic] if diagnostic else []))
+    out = [f"One joint fit over the paper's grid, on fresh seeds: {waiting}."]
+    if short:
+        beside = f" (the first seeds at the same points: {numbers(same)})" if same else ""
+        out.append(f"Up to T = 128 at B = 1 the fresh seeds give {said('table1.joint.fresh_short', short)}{beside}.")
+    return " ".join(out + ([diagnostic] if diagnostic else []))
 
 
 def _in_words(fit: dict[str, dict], verdict: dict[str, str]) -> str:
-    """One plain sentence from a joint fit: the direction of each exponent against the paper's, then how the T and B
-    exponents compare where they differ (steeper or shallower), and whether they sit nearer the toy theory's T/B."""
+    """One plain sentence from a joint fit registered before its data: the direction of each exponent against the
+    paper's, then how the T and B exponents compare where both registered verdicts say they differ (steeper or
+    shallower, which a 'differs' verdict fixes: its interval lies wholly on one side)."""
     kind = all((r["ours"] > 0) == (r["paper"] > 0) for r in fit.values())
     words = ("In kind, yes: on the paper's model the plateau grows with d and T and shrinks with B, as the paper says"
              if kind else "Not even in kind: on the paper's model the plateau does not move with d, T and B as the paper "
@@ -114,17 +129,17 @@ def _in_words(fit: dict[str, dict], verdict: dict[str, str]) -> str:
         steeper = abs(T["ours"]) > abs(T["paper"]) and abs(B["ours"]) > abs(B["paper"])
         shallower = abs(T["ours"]) < abs(T["paper"]) and abs(B["ours"]) < abs(B["paper"])
         if steeper or shallower:
-            toy = abs(T["ours"] - 1) < abs(T["ours"] - T["paper"]) and abs(B["ours"] + 1) < abs(B["ours"] - B["paper"])
-            words += (f"; but it {'grows faster' if steeper else 'grows more slowly'} with T/B than the paper's law"
-                      + (", nearer the toy theory's T/B" if toy else ""))
+            words += (f"; but it {'grows faster' if steeper else 'grows more slowly'} with T/B than the paper's law "
+                      "(its T and B exponents differ, registered)")
     return words + "."
 
 
 def in_kind(folder: str | None = None) -> str:
-    """Figure 3's law in words, from the joint fit this build logged: on fresh seeds where all three exponents are
-    judged, else on the first seeds, said to be after their data; empty where neither is logged."""
+    """Figure 3's law in words, from a joint fit registered before its data on fresh seeds that this build logged
+    (the whole grid, else the 16 points without (256, 64)); empty where neither is logged. The first seeds' fit,
+    chosen after their data, never speaks here (issue 60 item 2)."""
     for prefix, whose in (("table1.joint.fresh", "on fresh seeds"),
-                          ("table1.joint.first_seeds", "on our first seeds, an estimator chosen after their data")):
+                          ("table1.joint.fresh16", "on fresh seeds, without (256, 64)")):
         keys = {q: f"{prefix}.{q}_exponent" for q in ("d", "T", "B")}
         entries = {q: logged_entry(REGISTRY[k], folder or os.environ.get(CLAIMS_LOG_ENV)) for q, k in keys.items()}
         if all(e and isinstance(e.get("ours"), float) and REGISTRY[keys[q]].paper_value is not None
@@ -151,7 +166,8 @@ def facts() -> dict[str, str]:
     exponents of the paper's model bend, and how close to chance the paper's 5% recall threshold sits."""
     from ..recall_table1.runs import RECALL_MEASURED_GRIDS
     from ..table1.read import local_d_exponent, local_T_exponent, stored_summaries
-    from ..unsaid.show import whose, whose_recall, why_line, why_line_recall
+    from ..unsaid.show import whose, why_line
+    from ..unsaid_recall.show import whose_recall, why_line_recall
 
     summary = stored_summaries()[0]
     short = [local_T_exponent(summary, d, 32, 64) for d in (16, 32)]

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import textwrap
 from types import SimpleNamespace
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from ... import claims
-from ...claims.unsaid import MOVES_BY_RATIO
+from ...metrics import NO_PLATEAU_SHARE
 from ...paper import PAPER
+from ...plotting import readings_plot
 from ...report import glue_figure, glue_text, minus_signs
 from ..context import Context
 from . import read
-from .runs import READINGS, RECALL_READINGS, Unsaid, UnsaidGrid, UnsaidRecall, UnsaidRecallGrid
+from ..base import ScaledFigure
+from .runs import READINGS, Unsaid, UnsaidGrid
 
 PAPER_T = float(PAPER["figure3"]["T"])
 # Shorter names for the landing page's sentences, where the chapter's full descriptions do not fit a table cell.
@@ -26,7 +26,6 @@ SHORT = {"positions_scaled": "Vaswani's × √256 token embedding", "relevance_l
 
 def _short(row: pd.Series) -> str:
     return SHORT.get(row["reading"], row["what"])
-PAPER_SPEEDUP = float(PAPER["figure5_speedup"]["B"])
 
 
 def judge(ctx: Context, results: dict, grid: UnsaidGrid) -> list[claims.ClaimResult]:
@@ -55,17 +54,29 @@ def judge(ctx: Context, results: dict, grid: UnsaidGrid) -> list[claims.ClaimRes
 
 def _judged_readings(table: pd.DataFrame, results: dict, grid) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series | None]:
     """The readings other than the book's whose runs, and their baseline's, are all stored (what the registered
-    claims judge), each with its registered "recovers" verdict; those whose verdict is "agrees"; and the one closest
-    to the paper's value (None when none is complete). A reading with runs still to come is never counted: two
-    seeds of four once read as "recovers"."""
+    claims judge), each with its registered "recovers" and "moves" verdicts and whether it removes the plateau; those
+    that recover the paper's value; and the one closest to it (None when none is complete). A reading with runs still
+    to come is never counted: two seeds of four once read as "recovers".
+
+    "Recovers" needs two registered verdicts to agree (issue 60 item 2, the d = 16 screen's rule, `claims.bend`, applied
+    here after this screen's data): its exponent against the paper's, and its change from its baseline by more than 0.2
+    toward the paper's value; and a reading that removes the plateau (`metrics.NO_PLATEAU_SHARE`) recovers nothing:
+    its exponent describes the descent, not a plateau law."""
     complete = [k for k in table["reading"] if k != "book" and k in grid.readings
                 and all(read.complete(results, grid, x) for x in (k, read.baseline_of(k)))] if len(table) else []
     done = table[table["reading"].isin(complete) & table["exponent_ours"].notna()].copy() if len(table) else table
     if not len(done):
         return done, done, None
+    base = table.set_index("reading")["exponent_ours"]
     done["verdict"] = [claims.claim(f"unsaid.{r['reading']}.recovers").status(
         r["exponent_ours"], (r["exponent_low"], r["exponent_high"])) for _, r in done.iterrows()]
-    within = done[done["verdict"] == "agrees"]
+    done["moved"] = [claims.claim(f"unsaid.{r['reading']}.moves").status(
+        r["moves_ours"], (r["moves_low"], r["moves_high"])) for _, r in done.iterrows()]
+    done["toward"] = [np.sign(r["moves_ours"]) == np.sign(PAPER_T - base[read.baseline_of(r["reading"])])
+                      for _, r in done.iterrows()]
+    col = f"descent_T{grid.T[-1]}"
+    done["removes_plateau"] = (done[col] > NO_PLATEAU_SHARE) if col in done else False
+    within = done[(done["verdict"] == "agrees") & (done["moved"] == "agrees") & done["toward"] & ~done["removes_plateau"]]
     return done, within, done.iloc[int(np.argmin(np.abs(done["exponent_ours"].to_numpy() - PAPER_T)))]
 
 
@@ -85,23 +96,31 @@ def answer(table: pd.DataFrame, grid, results: dict, prices: dict[str, str] | No
     rest = f" Not run yet: {'; '.join(waiting)}." if waiting else ""  # what is missing, never a count of runs
     if closest is None:
         return head + " No other reading has all its runs stored yet." + rest
+    judged = "the one other reading judged" if len(done) == 1 else f"the {len(done)} other readings judged"
     if len(inside):
         names = ", ".join(inside["what"])
-        judged = "the one other reading judged" if len(done) == 1 else f"the {len(done)} other readings judged"
         first = inside.iloc[0]
-        moved = claims.claim(f"unsaid.{first['reading']}.moves").status(
-            first["moves_ours"], (first["moves_low"], first["moves_high"]))
-        how = (f": {first['exponent_ours']:.2f} [{first['exponent_low']:.2f}, {first['exponent_high']:.2f}]"
-               + ("" if moved == "agrees" else f", though its change from its baseline, {first['moves_ours']:+.2f} "
-                  f"[{first['moves_low']:+.2f}, {first['moves_high']:+.2f}], is {moved}"))
+        how = (f": {first['exponent_ours']:.2f} [{first['exponent_low']:.2f}, {first['exponent_high']:.2f}], its change "
+               f"from its baseline {first['moves_ours']:+.2f} [{first['moves_low']:+.2f}, {first['moves_high']:+.2f}]")
         return (head + f" Of {judged}, {names} recover{'s' if len(inside) == 1 else ''} it{how}."
                 + _moves_most(done, table, grid) + rest)
-    near = (f"{closest['what']}, at {closest['exponent_ours']:.2f} [{closest['exponent_low']:.2f}, "
-            f"{closest['exponent_high']:.2f}] ({closest['verdict']})")
-    if len(done) == 1:
-        return head + f" The one other reading judged does not recover it: {near}." + _moves_most(done, table, grid) + rest
-    return head + f" None of the {len(done)} other readings judged recovers it; the closest is {near}." + \
-        _moves_most(done, table, grid) + rest
+    return head + f" {_no_recovery(done, judged)}" + _moves_most(done, table, grid) + rest
+
+
+def _no_recovery(done: pd.DataFrame, judged: str) -> str:
+    """Why none of the judged readings recovers the paper's exponent: for those whose own verdict agrees, the change
+    from their baseline that does not (recovering needs both); for the rest, their own verdict alone."""
+    half = done[done["verdict"] == "agrees"]
+    none = ("The one other reading judged does not recover it" if len(done) == 1
+            else f"None of {judged} is shown to recover it")
+    if not len(half):
+        r = done.iloc[0] if len(done) == 1 else None
+        return none + (f": {r['what']}, at {r['exponent_ours']:.2f} [{r['exponent_low']:.2f}, "
+                       f"{r['exponent_high']:.2f}] ({r['verdict']})." if r is not None else ".")
+    each = "; ".join(f"{r['what']}: {r['exponent_ours']:.2f} [{r['exponent_low']:.2f}, {r['exponent_high']:.2f}] agrees, "
+                     f"but its change from its baseline, {r['moves_ours']:+.2f} [{r['moves_low']:+.2f}, "
+                     f"{r['moves_high']:+.2f}], is {r['moved']}" for _, r in half.iterrows())
+    return none + f" (recovering needs its own verdict and its change toward {PAPER_T:.2f} to agree): {each}."
 
 
 def _spoken(n: int) -> str:  # a small count in words, as prose says it
@@ -143,7 +162,7 @@ def _moves_most(done: pd.DataFrame, table: pd.DataFrame, grid) -> str:
             f"{r['what']}, by {r['moves_ours']:+.2f} [{r['moves_low']:+.2f}, {r['moves_high']:+.2f}] to "
             f"{r['exponent_ours']:.2f}" + (f" (its plateau at T = {grid.T[1]}: {r[col]:,.0f} steps)"
                                            if col in r and np.isfinite(r[col]) else "")
-            for _, r in movers.iterrows()) + against + ".")
+            for _, r in movers.iterrows()) + against + "." + plateau_left(movers, grid))
     top = moved.iloc[int(np.argmax(np.abs(moved["moves_ours"].to_numpy())))]
     verdict = claims.claim(f"unsaid.{top['reading']}.moves").status(top["moves_ours"], (top["moves_low"], top["moves_high"]))
     says = {"agrees": "by more than 0.2: it moves the law",
@@ -151,6 +170,26 @@ def _moves_most(done: pd.DataFrame, table: pd.DataFrame, grid) -> str:
     who = "That reading" if len(moved) == 1 else f"The reading that moves it most, {top['what']},"
     return (f" {who} moves the exponent by {top['moves_ours']:+.2f} [{top['moves_low']:+.2f}, {top['moves_high']:+.2f}] "
             f"({says}){plateau(top)}.")
+
+
+def plateau_left(movers: pd.DataFrame, grid) -> str:
+    """How much plateau the readings that move the law leave: the median share of it spent in the descent, and which
+    remove it by the measure registered with the d = 16 screen (`metrics.NO_PLATEAU_SHARE`; applied here after this
+    screen's data). A reading within 0.02 of that share is said to be on its edge."""
+    col = f"descent_T{grid.T[-1]}"
+    if col not in movers or not movers[col].notna().any():
+        return ""
+    shares = ", ".join(f"{r[col]:.0%}" for _, r in movers.iterrows())
+    gone = [r["what"] for _, r in movers.iterrows() if r[col] > NO_PLATEAU_SHARE]
+    edge = [r["what"] for _, r in movers.iterrows() if abs(r[col] - NO_PLATEAU_SHARE) < 0.02]
+    text = (f" The descent is {shares} of {'that' if len(movers) == 1 else 'those'} plateau{'s' if len(movers) > 1 else ''}"
+            f" (over {NO_PLATEAU_SHARE:.0%} marks a reading that removes the plateau: a measure registered with the d = 16 "
+            "screen, applied here after this screen's data)")
+    if gone:
+        text += f"; {' and '.join(gone)} remove{'s' if len(gone) == 1 else ''} it, so {'its' if len(gone) == 1 else 'their'} exponent describes the descent, not a plateau law"
+    if edge:
+        text += f"; {' and '.join(edge)} {'is' if len(edge) == 1 else 'are'} on the edge of that measure"
+    return text + "."
 
 
 def marker(table: pd.DataFrame, results: dict, grid) -> str:
@@ -185,13 +224,13 @@ def screen(ctx: Context) -> SimpleNamespace:
     glue_text("unsaid_answer", minus_signs(answer(table, grid, results, None if ctx.scale == "smoke" else priced(fig_cfg))))
     glue_text("unsaid_marker", marker(table, results, grid))
     # A reading is drawn once all its runs are stored: two seeds of four are not its estimate.
-    fig = _readings_plot(table, "exponent", [read.complete(results, grid, k) for k in table["reading"]],
+    fig = readings_plot(table, "exponent", [read.complete(results, grid, k) for k in table["reading"]],
                          PAPER_T, f"the paper's {PAPER_T:.2f}", f"T exponent, T = {grid.T[0]} → {grid.T[1]} (d = {grid.d})")
     glue_figure("unsaid_fig", fig)
     return SimpleNamespace(table=table, results=results, grid=grid, shown=reader_table(table, grid))
 
 
-def priced(fig_cfg: Unsaid | UnsaidRecall) -> dict[str, str]:
+def priced(fig_cfg: ScaledFigure) -> dict[str, str]:
     """What each reading's runs not stored yet would cost, priced from the stored runs alone (`Figure.price`):
     the price of what is left out, never a count of runs."""
     return {key: f" ({est.price()})" for key, runs in fig_cfg.sweeps().items()
@@ -224,34 +263,43 @@ def _stored_screen() -> tuple:  # the stored regression screen: its table, grid 
     return (table, fig_cfg.grid) + _judged_readings(table, results, fig_cfg.grid)
 
 
+def _left(movers: pd.DataFrame, grid) -> str:
+    """The descent's share of each mover's plateau, briefly, for the landing page (`plateau_left` says it in full)."""
+    col = f"descent_T{grid.T[-1]}"
+    if col not in movers or not movers[col].notna().any():
+        return ""
+    gone = [_short(r) for _, r in movers.iterrows() if r[col] > NO_PLATEAU_SHARE]
+    return (", where the descent is " + " and ".join(f"{r[col]:.0%}" for _, r in movers.iterrows())
+            + " of the measured plateau" + (f" ({' and '.join(gone)}: no plateau left by the registered measure, over "
+                                            f"{NO_PLATEAU_SHARE:.0%})" if gone else ""))
+
+
 def why_line() -> str:
     """One sentence for the landing page's Figure 3 reason, from the registered verdicts of the readings whose runs
-    are all stored: the readings that move the T exponent, and those that bring it within the paper's."""
+    are all stored: the readings that move the T exponent (and how much plateau they leave), and whether any
+    recovers the paper's (both its verdicts agreeing)."""
     _, grid, done, within, closest = _stored_screen()
     if closest is None:
         return "No unstated choice screened yet (Beyond 4)."
     movers = _movers(done)
     moved = ("" if not len(movers) else
              f"{_spoken(len(movers)).capitalize()} unstated choice{'s' if len(movers) > 1 else ''} move{'' if len(movers) > 1 else 's'} "
-             "it by more than 0.2 (to " + " and ".join(f"{r['exponent_ours']:.2f}" for _, r in movers.iterrows()) + "). ")
+             "it by more than 0.2 (to " + " and ".join(f"{r['exponent_ours']:.2f}" for _, r in movers.iterrows())
+             + _left(movers, grid) + "). ")
     if len(within):
         first = within.iloc[0]
-        verdict = claims.claim(f"unsaid.{first['reading']}.moves").status(
-            first["moves_ours"], (first["moves_low"], first["moves_high"]))
-        caveat = "" if verdict == "agrees" else ", though not shown to differ from the book's"
         return (moved + f"With {', '.join(_short(r) for _, r in within.iterrows())} it is "
-                f"{first['exponent_ours']:.2f} [{first['exponent_low']:.2f}, {first['exponent_high']:.2f}]{caveat} "
+                f"{first['exponent_ours']:.2f} [{first['exponent_low']:.2f}, {first['exponent_high']:.2f}], moved toward "
+                f"the paper's by {first['moves_ours']:+.2f} [{first['moves_low']:+.2f}, {first['moves_high']:+.2f}] "
                 f"(Beyond 4).")
-    if len(done) == 1:
-        return moved + (f"The one unstated choice screened, {_short(closest)}, does not bring it back "
-                        f"({closest['exponent_ours']:.2f}; Beyond 4).")
-    return moved + (f"None of {len(done)} unstated choices screened brings it back; closest: {_short(closest)}, "
-                    f"{closest['exponent_ours']:.2f} (Beyond 4).")
+    n = "The one unstated choice screened does not" if len(done) == 1 else f"None of {len(done)} unstated choices screened is shown to"
+    return moved + f"{n} recover {PAPER_T:.2f} (its own verdict and its change from the book's must both agree; Beyond 4)."
 
 
 def whose() -> str:
     """The landing page's 'whose are the differences' sentence for Figure 3's T exponent, from the screen's
-    registered verdicts: empty until the book's reading and at least one other are judged."""
+    registered verdicts: empty until the book's reading and at least one other are judged. It says the exponent
+    depends on unstated choices only where a reading moves it and keeps a plateau."""
     table, grid, done, within, _ = _stored_screen()
     if not len(done) or "book" not in set(table["reading"]):
         return ""
@@ -260,189 +308,14 @@ def whose() -> str:
     verdict = claims.claim("unsaid.book.T_exponent").status(book["exponent_ours"], (book["exponent_low"], book["exponent_high"]))
     head = (f"on the paper's model at d = {grid.d} (T = {grid.T[0]} → {grid.T[1]}), our reading gives a T exponent "
             f"of {book['exponent_ours']:.2f} [{book['exponent_low']:.2f}, {book['exponent_high']:.2f}] ({verdict})")
+    recovered = (f"; with {' and '.join(_short(r) for _, r in within.iterrows())} it recovers the paper's {PAPER_T:.2f}"
+                 if len(within) else f"; none is shown to recover {PAPER_T:.2f}")
     if not len(movers):
         return head + (f"; none of {_spoken(len(done))} other readings of what the paper leaves unsaid is shown to "
-                       "move it by more than 0.2.")
+                       "move it by more than 0.2" + recovered + ".")
+    keeps = movers[~movers["removes_plateau"]] if "removes_plateau" in movers else movers
     return (head + f"; {_spoken(len(movers))} of {_spoken(len(done))} other readings of what the paper leaves unsaid "
             "move it by more than 0.2 (" + "; ".join(f"{_short(r)}: {r['exponent_ours']:.2f}" for _, r in movers.iterrows())
-            + ")" + (f", and with {' and '.join(_short(r) for _, r in within.iterrows())} it comes within the paper's "
-                     f"{PAPER_T:.2f}" if len(within) else "")
-            + ": the T exponent depends on choices its text does not fix.")
-
-
-def _recall_claims(key: str) -> list[str]:
-    return ["unsaid_recall.book.speedup"] if key == "book" else [f"unsaid_recall.{key}.moves",
-                                                                 f"unsaid_recall.{key}.recovers"]
-
-
-def _recall_verdicts(row: pd.Series) -> dict[str, str]:
-    """The registered verdicts of one recall reading's row, by claim key."""
-    out: dict[str, str] = {}
-    for c in _recall_claims(row["reading"]):
-        part = "moves" if c.endswith(".moves") else "speedup"
-        ours, low, high = (row.get(f"{part}_{k}", np.nan) for k in ("ours", "low", "high"))
-        out[c] = claims.claim(c).status(ours, (low, high))
-    return out
-
-
-def judge_recall(ctx: Context, results: dict, grid: UnsaidRecallGrid) -> list[claims.ClaimResult]:
-    """Every registered claim of the recall screen whose runs, and the book's, are all stored."""
-    checked, scale = [], "smoke" if ctx.scale == "smoke" else "paper_cpu"
-    table = read.recall_screen(results, grid).set_index("reading")
-    for key in grid.readings:
-        need = [key] if key == "book" else [key, "book"]
-        if not all(read.recall_complete(results, grid, k) for k in need):
-            for c in _recall_claims(key):
-                claims.record_not_run(c, "not run yet")
-            continue
-        row = table.loc[key]
-        speedup, moves = ([float(row.get(f"{part}_{k}", np.nan)) for k in ("ours", "low", "high")]
-                          for part in ("speedup", "moves"))
-        if key == "book":
-            checked.append(claims.record("unsaid_recall.book.speedup", speedup[0], scale, interval=(speedup[1], speedup[2])))
-            continue
-        checked.append(claims.record(f"unsaid_recall.{key}.moves", moves[0], scale, interval=(moves[1], moves[2])))
-        checked.append(claims.record(f"unsaid_recall.{key}.recovers", speedup[0], scale, interval=(speedup[1], speedup[2])))
-    return checked
-
-
-def _ratio(row: pd.Series, part: str) -> str:
-    """A ratio with its interval; undefined where a seed did not cross at both B (or its runs are still to come)."""
-    v = [row.get(f"{part}_{k}", np.nan) for k in ("ours", "low", "high")]
-    if not np.isfinite(v[0]):
-        return "undefined (a seed has not crossed at both B)" if any(
-            row[k] for k in row.index if str(k).startswith("stored_B")) else "—"
-    return f"{v[0]:.2f}×" + (f" [{v[1]:.2f}, {v[2]:.2f}]" if np.isfinite(v[1]) else "")
-
-
-def answer_recall(table: pd.DataFrame, grid: UnsaidRecallGrid, results: dict,
-                  prices: dict[str, str] | None = None) -> str:
-    """The recall screen's answer, from the registered verdicts of the readings whose runs (and the book's) are
-    stored; ``prices``: what each reading not run yet would cost (`priced`)."""
-    if not len(table) or not read.recall_complete(results, grid, "book"):
-        return "The book's reading of recall is not run yet" + (prices or {}).get("book", "") + ": nothing is judged."
-    rows = table.set_index("reading", drop=False)
-    book = rows.loc["book"]
-    lo, hi = grid.B
-    text = (f"On fresh seeds, the book's reading speeds recall up {_ratio(book, 'speedup')} from B = {lo} to {hi}, "
-            f"against the paper's ≈{PAPER_SPEEDUP:g}× ({_recall_verdicts(book)['unsaid_recall.book.speedup']}).")
-    done = [k for k in grid.readings if k != "book" and k in rows.index and read.recall_complete(results, grid, k)]
-    for k in done:
-        r, v = rows.loc[k], _recall_verdicts(rows.loc[k])
-        # An interval end within 0.02 (in log) of the 1.5x band says so: one verdict there turns on the third decimal.
-        edge = any(abs(np.log(r[f"moves_{e}"]) - np.log(b)) < 0.02 for e in ("low", "high")
-                   for b in (1 / MOVES_BY_RATIO, MOVES_BY_RATIO))
-        text += (f" With {r['what']}: {_ratio(r, 'speedup')} ({v[f'unsaid_recall.{k}.recovers']} against ≈"
-                 f"{PAPER_SPEEDUP:g}×), {_ratio(r, 'moves')} the book's ({v[f'unsaid_recall.{k}.moves']} on moving it "
-                 f"by more than {MOVES_BY_RATIO:g}×" + (", on the edge: its interval ends within 0.02 of that band, in log"
-                                                        if edge else "") + ").")
-    waiting = [what + (prices or {}).get(k, "") for k, what, _ in RECALL_READINGS
-               if k in grid.readings and k != "book" and k not in done]
-    return text + (f" Not run yet: {'; '.join(waiting)}." if waiting else "")
-
-
-def _readings_plot(table: pd.DataFrame, part: str, full: list[bool], paper: float, paper_label: str, xlabel: str,
-                   log: bool = False) -> plt.Figure:
-    """One row a reading: its ``part`` (exponent or speed-up) with its 95% interval where all its runs are stored
-    (``full``) and the value is defined, else the label says 'not run yet'; the paper's value dashed."""
-    fig, ax = plt.subplots(figsize=(8, 0.55 * max(len(table), 2) + 1.4))
-    if len(table):
-        y = np.arange(len(table))[::-1]
-        mid, low, high = (table[f"{part}_{k}"].to_numpy(dtype=float) for k in ("ours", "low", "high"))
-        ok = np.array(full, dtype=bool) & np.isfinite(mid) & np.isfinite(low)
-        ax.errorbar(mid[ok], y[ok], xerr=np.vstack([mid - low, high - mid])[:, ok], fmt="o", color="C0", capsize=3,
-                    label="ours, 95% interval")
-        ax.set_yticks(y, [textwrap.fill(w, 38) + ("" if f else " (not run yet)") for w, f in zip(table["what"], full)],
-                      fontsize=9)
-    ax.axvline(paper, color="k", ls="--", label=paper_label)
-    if log:
-        ax.axvline(1.0, color="0.7", lw=1)
-        ax.set_xscale("log")
-        lim = ax.get_xlim()  # ratios read as ratios, and the axis keeps the span the points and the paper's value need
-        ax.set_xticks([0.5, 1, 2, 4, 8], ["0.5×", "1×", "2×", "4×", "8×"], minor=False)
-        ax.minorticks_off()
-        ax.set_xlim(lim[0] / 1.15, lim[1] * 1.15)
-    ax.set_xlabel(xlabel)
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)  # above: never on a point
-    fig.tight_layout()
-    return fig
-
-
-def recall_screen(ctx: Context) -> SimpleNamespace:
-    """The recall screen: its table, its answer (glued), and the results its claims read."""
-    fig_cfg = UnsaidRecall(scale="smoke" if ctx.scale == "smoke" else "paper_cpu")
-    results, have, need = (ctx.run(fig_cfg), 0, 0) if ctx.scale == "smoke" else fig_cfg.cached()
-    glue_text("unsaid_recall_runs", f"{have} of {need}")
-    grid = fig_cfg.grid
-    table = read.recall_screen(results, grid)
-    glue_text("unsaid_recall_answer",
-              answer_recall(table, grid, results, None if ctx.scale == "smoke" else priced(fig_cfg)))
-    # A speed-up is drawn once the reading's runs are all stored and every seed crossed at both B (else undefined).
-    glue_figure("unsaid_recall_fig", _readings_plot(
-        table, "speedup", [read.recall_complete(results, grid, k) for k in table["reading"]], PAPER_SPEEDUP,
-        f"the paper's ≈{PAPER_SPEEDUP:g}× (read off its figure)",
-        f"in-context speed-up: steps to {grid.threshold:.0%} test accuracy at B = {grid.B[0]} over B = {grid.B[1]}", log=True))
-    lo, hi = grid.B
-    shown = pd.DataFrame([{"reading": r["what"],
-                           f"steps to {grid.threshold:.0%} at B = {lo}": f"{r[f'steps_B{lo}']:,.0f}" if np.isfinite(r[f"steps_B{lo}"]) else "—",
-                           f"steps at B = {hi}": f"{r[f'steps_B{hi}']:,.0f}" if np.isfinite(r[f"steps_B{hi}"]) else "—",
-                           "seeds crossed": f"{r[f'crossed_B{lo}']}/{r[f'stored_B{lo}']}, {r[f'crossed_B{hi}']}/{r[f'stored_B{hi}']}"
-                           if r[f"stored_B{lo}"] or r[f"stored_B{hi}"] else "not run yet",
-                           "in-context speed-up [95%]": _ratio(r, "speedup"),
-                           "over the book's [95%]": _ratio(r, "moves") if r["reading"] != "book" else "—"}
-                          for _, r in table.iterrows()])
-    return SimpleNamespace(table=table, results=results, grid=grid, shown=shown)
-
-
-def _recall_judged() -> tuple[pd.DataFrame, list[str]] | None:
-    """The stored recall screen's rows and the readings judged beside the book's; None until it and one other are."""
-    fig_cfg = UnsaidRecall(scale="paper_cpu")
-    results, grid = fig_cfg.cached()[0], fig_cfg.grid
-    rows = read.recall_screen(results, grid).set_index("reading", drop=False)
-    done = [k for k in grid.readings if k != "book" and k in rows.index and read.recall_complete(results, grid, k)]
-    return (rows, done) if read.recall_complete(results, grid, "book") and done else None
-
-
-def why_line_recall() -> str:
-    """The landing page's Figure 5 reason, from the recall readings whose runs, and the book's, are all stored."""
-    judged = _recall_judged()
-    if judged is None:
-        return "No unstated choice of recall judged yet (Beyond 4)."
-    rows, done = judged
-    hits = [k for k in done if _recall_verdicts(rows.loc[k])[f"unsaid_recall.{k}.recovers"] == "agrees"]
-    if hits:
-        return f"Read with {_short(rows.loc[hits[0]])}, the speed-up comes within the paper's: {_ratio(rows.loc[hits[0]], 'speedup')} (Beyond 4)."
-    if all(rows.loc[k, "moves_high"] < 1.0 for k in done):  # each interval over the book's lies below 1
-        return "Neither unstated reading of recall screened brings it nearer ≈4×: each lowers it (Beyond 4)." \
-            if len(done) == 2 else "No unstated reading of recall screened brings it nearer ≈4×: each lowers it (Beyond 4)."
-    best = max(done, key=lambda k: rows.loc[k, "speedup_ours"] if np.isfinite(rows.loc[k, "speedup_ours"]) else -1)
-    return (f"No unstated choice of recall screened brings it to ≈{PAPER_SPEEDUP:g}×; the largest, with "
-            f"{_short(rows.loc[best])}: {_ratio(rows.loc[best], 'speedup')} (Beyond 4).")
-
-
-def whose_recall() -> str:
-    """The landing page's sentence on whose Figure 5's difference is, from the recall readings whose runs, and the
-    book's, are all stored: empty until one other reading is judged."""
-    judged = _recall_judged()
-    if judged is None:
-        return ""
-    rows, done = judged
-    verdicts = {k: _recall_verdicts(rows.loc[k]) for k in done}
-    hits = [k for k in done if verdicts[k][f"unsaid_recall.{k}.recovers"] == "agrees"]
-    movers = [k for k in done if verdicts[k][f"unsaid_recall.{k}.moves"] == "agrees"]
-    each = "; ".join(f"{_short(rows.loc[k])}: {rows.loc[k, 'speedup_ours']:.2f}×" for k in done)
-    text = (f"For recall, in-context repetition speeds learning up {_ratio(rows.loc['book'], 'speedup')} against the "
-            f"paper's ≈{PAPER_SPEEDUP:g}×, and ")
-    if all(rows.loc[k, "moves_high"] < 1.0 for k in done):  # each interval over the book's lies below 1
-        return text + (f"{'both' if len(done) == 2 else 'the' if len(done) == 1 else 'all'} other reading"
-                       f"{'s' if len(done) > 1 else ''} of a query with no occurrence lower{'' if len(done) > 1 else 's'} "
-                       f"it ({each}).")
-    if hits:
-        return text + f"read another way ({each}), {' and '.join(_short(rows.loc[k]) for k in hits)} comes within it."
-    if movers:
-        return text + (f"of {_spoken(len(done))} other readings of how a query with no occurrence is handled ({each}), "
-                       f"{_spoken(len(movers))} move{'s' if len(movers) == 1 else ''} it by more than "
-                       f"{MOVES_BY_RATIO:g}×, none to the paper's.")
-    who = ("the one other reading of a query with no occurrence is not" if len(done) == 1 else
-           f"{'neither' if len(done) == 2 else 'none'} of {_spoken(len(done))} other readings of a query with no occurrence is")
-    return text + f"{who} shown to move it by more than {MOVES_BY_RATIO:g}× ({each})."
+            + ")" + _left(movers, grid) + recovered
+            + (": the T exponent depends on choices its text does not fix." if len(keeps) else
+               ": those readings remove the plateau rather than set another law."))
