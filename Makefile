@@ -1,13 +1,14 @@
 # Two commands do all the set-up on a fresh machine (Python 3.11 + package registries):
 #   make book   # venv + install + build the HTML book into _build/html
 #   make test   # venv + install + unit/integration tests + every chapter at scale="smoke" (nbval) + the book build
+#   make pdf    # the built book (landing page and chapters) as one PDF, _build/book.pdf
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SMOKE_DIR := _build/smoke
 
-.PHONY: book test unit integration notebooks browser browser-deps clean bench
+.PHONY: book test unit integration notebooks browser browser-deps clean bench pdf
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +56,10 @@ browser: $(STAMP) browser-deps
 	$(PY) -m pytest -m browser tests/test_book_in_browser.py -s
 
 test: unit integration notebooks book browser
+
+# The landing page and the chapters, as built, in one PDF (headless Chromium, as the browser tier uses).
+pdf: book browser-deps
+	$(PY) -m emergence_lib.book_pdf _build/html _build/book.pdf
 
 clean:
 	rm -rf _build

@@ -8,6 +8,8 @@
   twice, and the second ``const THEBE_JS_URL`` raised a console error. Each page keeps one copy of every script.
 * The runs browser's data, every stored run of its figures from ``data/``, is written as ``_static/stored_runs.js``
   (`run_index`).
+* The errata's entries carry their dates from git (`stamp.section_dates`): the commit that wrote each heading.
+* Every page ends with its edition (`stamp`): version, build date, commit and a short hash of ``data/``.
 * The page's ".ipynb" download was the committed source, without outputs, and myst-nb's executed copy has its glued
   outputs (most figures and numbers) taken out. The download becomes the executed notebook with every output, the
   glued ones as plain displays where their cell made them, so that it opens in Jupyter as the page reads.
@@ -158,6 +160,37 @@ def write_stored_runs(app: Any, exception: Exception | None) -> None:
     write_script(Path(os.path.join(app.outdir, "_static", "stored_runs.js")))
 
 
+def add_edition(app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    """Append the build's edition to the page's body, where a reader who prints or cites the page sees it."""
+    from html import escape
+
+    from .stamp import stamp_line
+
+    if "body" in context:
+        context["body"] += f'<p class="build-stamp">{escape(stamp_line())}</p>'
+
+
+def date_errata(app: Any, doctree: Any) -> None:
+    """Under each section heading of the errata page, the date and commit that wrote it, from ``git blame``."""
+    from pathlib import Path
+
+    from docutils import nodes
+
+    from .stamp import section_dates
+
+    if app.env.docname != "chapters/errata":
+        return
+    dates = section_dates(Path(app.srcdir) / "chapters" / "errata.md", Path(app.srcdir))
+    for section in doctree.findall(nodes.section):
+        title = next(iter(section.findall(nodes.title)), None)
+        when = dates.get(title.astext().strip()) if title is not None else None
+        if title is None or when is None:
+            continue
+        para = nodes.paragraph(classes=["erratum-date"])
+        para += nodes.emphasis(text=f"Entered {when[0]} (commit {when[1]})")
+        title.parent.insert(title.parent.index(title) + 1, para)
+
+
 def light_by_default(app: Any, config: Any) -> None:
     """The theme's page template reads a first visitor's colour mode from the ``default_mode`` of its context (not a
     theme option of sphinx-book-theme); Jupyter Book 1.x leaves it empty, so every first visit (a fresh browser
@@ -172,6 +205,8 @@ def setup(app: Any) -> dict[str, Any]:
     app.connect("build-finished", write_executed_downloads)
     app.connect("build-finished", copy_table_csvs)
     app.connect("doctree-resolved", caption_as_alt_text)
+    app.connect("html-page-context", add_edition)
+    app.connect("doctree-read", date_errata)
     # After every other handler of the event, so that scripts added per page are seen too.
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
