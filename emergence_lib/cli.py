@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
 from . import checkpoints, checkpoints_legacy
+from .host import check_precision
 from .cache import CacheError, ResultCache, run_key
 from .configs import SCALES, ConfigError, check_scale
 from .devices import resolve_device
@@ -74,6 +75,8 @@ def cmd_run(args: argparse.Namespace) -> None:
     cache.check_writable([r for r in {run_key(r): r for r in fig.runs()}.values()
                           if not cache.path(r).is_file() or cache.load(r) is None])
     device = resolve_device(args.device)  # once, before any compute; the sweeps get the resolved name
+    if device == "cpu":  # bfloat16 runs where bfloat16 is the slower precision: refused before any estimate or compute
+        check_precision([r for r in {run_key(r): r for r in fig.runs()}.values() if cache.load(r) is None])
     if args.scale in ("paper_cpu", "paper") and device != "cpu":
         # On a GPU every missing run goes in one sweep, in the figure's order: its chunks (seeds batched, one point
         # each) then run side by side on the workers, where a sweep a point would keep all but one worker idle.
@@ -129,20 +132,19 @@ def cmd_status(args: argparse.Namespace) -> None:
         old = dict(checkpoints_legacy.legacy(folder))
         for r in missing:  # a run stopped midway, or running now, has a checkpoint (`checkpoints`)
             info = checkpoints.progress(folder, run_key(r), r)
-            if info is not None or run_key(r) in old:
-                print(describe(getattr(r, "seed", "?"), run_key(r), info or old[run_key(r)], info is None))
+            if info is not None:
+                print(describe(getattr(r, "seed", "?"), run_key(r), info))
+            elif run_key(r) in old:  # its claimed step is unchecked: never shown as progress
+                print(f"  seed {getattr(r, 'seed', '?')} ({run_key(r)}): a checkpoint of the first format, not checked "
+                      "or resumed until `python -m emergence_lib upgrade-checkpoints` checks and rewrites it")
     print("complete" if total_missing == 0 else f"{total_missing} runs missing")
 
 
-def describe(seed: object, key: str, info: dict, first_format: bool = False) -> str:
-    """A checkpointed run's status line. A batch of seeds (a GPU chunk) resumes only as that batch, a state saved on
-    one kind of device only on that kind (`training.train_ensemble`), and a file of the first format not until it is
-    upgraded, so the line says so."""
+def describe(seed: object, key: str, info: dict) -> str:
+    """A checkpointed run's status line. A batch of seeds (a GPU chunk) resumes only as that batch, and a state saved
+    on one kind of device only on that kind (`training.train_ensemble`), so the line says so."""
     text = f"  seed {seed} ({key}): in progress, step {info['step']:,} of at most {info['max_steps']:,}"
     notes = []
-    if first_format:
-        notes.append("a checkpoint of the first format: not resumed until `python -m emergence_lib "
-                     "upgrade-checkpoints` checks and rewrites it")
     if len(info.get("keys", [])) > 1:
         notes.append(f"in a batch of {len(info['keys'])} seeds: it resumes only as that batch, as a GPU runs it")
     if str(info.get("device", "cpu")) != "cpu":

@@ -25,6 +25,7 @@ import pandas as pd
 from . import checkpoints
 from .cache import run_key
 from .configs import TransformerRecallConfig, TransformerRegressionConfig
+from .host import DEFAULT_RATES
 from .paper import PAPER, figure3_law
 from .runs import runner_for
 
@@ -52,7 +53,7 @@ def shape_of(run: Any) -> tuple:
     """What sets the cost of one step: the kind, the sizes that set the tensors' shapes, the architecture."""
     arch = (run.n_layers, run.n_heads, run.d_model, run.d_qk, run.mlp_factor, run.batch_size, run.eval_size,
             getattr(run, "model", "transformer"), getattr(run, "layer_norm", False), getattr(run, "causal", False),
-            # bfloat16 runs a step ~2.9x faster on a CPU with AMX; the mean readout computes every position's last layer
+            # bfloat16's step depends on the host's units (`host`); the mean readout computes every position's last layer
             getattr(run, "precision", "float32"), getattr(run, "readout", "last"))
     if isinstance(run, TransformerRegressionConfig):
         return (run.kind, run.T, run.d) + arch
@@ -224,15 +225,29 @@ class StoredRatios:
         return 1.0
 
 
-def stored_step_seconds(stored: Iterable[tuple[Any, dict]]) -> dict[tuple, tuple[float, int]]:
-    """Seconds a step that stored runs measured, per shape: the median over the runs of that shape of their
-    ``seconds`` over ``steps_run`` (evaluations included, as a run pays them), and how many runs. A shape with stored
-    runs need not be timed again: this is what its runs cost here, and it costs nothing to read."""
+def stored_step_seconds(stored: Iterable[tuple], here: dict[str, float] | None = None) -> dict[tuple, tuple[float, int]]:
+    """Seconds a step that stored runs measured, per shape, on this host: the median over the runs of that shape of
+    their seconds a step (evaluations included, as a run pays them), and how many runs. Each item is (run, summary)
+    or (run, summary, meta). With a meta that records the run's own CPU seconds (`executors.run_chunk`), those are
+    read, over the steps they covered (a resumed run's after its checkpoint), not its wall seconds, which count its
+    neighbours' load; with ``here`` (this host's `host.matmul_rates`), each is scaled by the rate of the host that
+    stored it over this host's, in the run's precision (a run without rates counts as from the host it names:
+    `host.rates_of`): a shape stored on a host twice as fast is priced twice as long here."""
+    from .host import rates_of
+
     per: dict[tuple, list[float]] = {}
-    for run, summary in stored:
+    for item in stored:
+        run, summary, meta = (tuple(item) + ({},))[:3]
         seconds, steps = summary.get("seconds"), summary.get("steps_run")
+        cpu, start = meta.get("cpu_seconds"), meta.get("cpu_from_step", 0)
+        if isinstance(cpu, (int, float)) and cpu > 0 and isinstance(steps, int) and isinstance(start, int) and steps > start:
+            seconds, steps = cpu, steps - start
         if isinstance(steps, int) and steps > 0 and isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0:
-            per.setdefault(shape_of(run), []).append(seconds / steps)
+            scale = 1.0
+            if here is not None:
+                precision = getattr(run, "precision", "float32")
+                scale = rates_of(meta, here)[0][precision] / here[precision]
+            per.setdefault(shape_of(run), []).append(seconds / steps * scale)
     return {shape: (float(pd.Series(v).median()), len(v)) for shape, v in per.items()}
 
 
@@ -267,7 +282,7 @@ class Estimate:
     def price(self) -> str:
         """The price in a reader's words, for a chapter (`Figure.price` reads it from the stored runs)."""
         hours = self.expected_hours
-        return f"about {hours:.{0 if hours >= 10 else 1}f} CPU-hours at the speed the stored runs ran"
+        return f"about {hours:.{0 if hours >= 10 else 1}f} CPU-hours at the speed the stored runs ran, scaled to this host"
 
     def table_text(self) -> str:
         """One line per shape, in the runs' order: runs, seconds a step, expected steps a run, the steps its runs'
@@ -345,18 +360,26 @@ def from_store(missing: Sequence[Any], stored: Sequence[Any], cache: Any, progre
     transformer = [r for r in missing if r.kind in ("transformer_regression", "transformer_recall")]
     if not transformer:
         return None
+    from .host import describe, matmul_rates
+
     summaries = [(r, res.summary) for r in stored if (res := cache.load(r)) is not None]
     # A step's seconds come from runs stored from a CPU only: a GPU's are 30-100x shorter and would price hours of
     # CPU work at minutes. Crossings do not depend on the device: every stored run moves the law.
-    on_cpu = [(r, s) for r, s in summaries
-              if str(json.loads(cache.path(r).read_text()).get("meta", {}).get("device", "cpu")) == "cpu"]
+    metas = [(r, s, json.loads(cache.path(r).read_text()).get("meta", {})) for r, s in summaries]
+    on_cpu = [(r, s, m) for r, s, m in metas if str(m.get("device", "cpu")) == "cpu"]
+    here = matmul_rates()
+    if progress is not None:
+        recorded = sum("matmul_gflops" in m for _, _, m in on_cpu)
+        progress(f"priced at this host's matmul rates, {describe(here)}, against the storing hosts' ({recorded} of "
+                 f"{len(on_cpu)} stored CPU runs recorded theirs; the others count as from the host they name: this one, "
+                 f"or else a host at {describe(DEFAULT_RATES)})")
 
     def refuse(run: Any) -> float:
         raise UnpricedShape(f"no stored run of shape {shape_of(run)[:3]}")
 
     try:
         return estimate(transformer, timer=None if time_new_shapes else refuse, progress=progress,
-                        ratios=StoredRatios.from_stored(summaries), stored_seconds=stored_step_seconds(on_cpu),
+                        ratios=StoredRatios.from_stored(summaries), stored_seconds=stored_step_seconds(on_cpu, here),
                         done=steps_done_in(checkpoints.resume_folder(cache.root)))
     except UnpricedShape:
         return None

@@ -35,10 +35,26 @@ EXECUTORS = ("serial", "local", "dask")
 
 def run_chunk(kind: str, configs: Sequence[Any], device: str, threads: int | None) -> list[RunResult]:
     """Run one chunk (in whichever process the executor chose). ``threads`` pins torch's thread count."""
+    import time
+
+    from .host import matmul_rates
+
     if threads is not None:
         os.environ["OMP_NUM_THREADS"] = str(threads)
         torch.set_num_threads(threads)
-    return runner_for(kind)(list(configs), device=device)
+    from . import checkpoints
+    from .cache import run_key
+
+    rates = matmul_rates() if kind.startswith("transformer") and device == "cpu" else {}  # once per process
+    folder = checkpoints.active_folder()
+    # The step a resumed run starts from: its CPU seconds cover the steps after it only.
+    start = checkpoints.cpu_resume_step(folder, run_key(configs[0]), configs[0]) if folder and len(configs) == 1 else 0
+    cpu0 = time.process_time()
+    results = runner_for(kind)(list(configs), device=device)
+    cpu = (time.process_time() - cpu0) / max(len(results), 1)  # a chunk's seeds train together: each its share
+    for r in results:
+        r.host = {"cpu_seconds": round(cpu, 3), "cpu_from_step": start} | ({"matmul_gflops": rates} if rates else {})
+    return results
 
 
 def _exit_with_parent(parent_pid: int, every_s: float = 0.5) -> None:

@@ -3,7 +3,7 @@ make it, `sweep` gathers it into tables)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -15,3 +15,6 @@ class RunResult:
 
     summary: dict[str, Any]
     curve: dict[str, np.ndarray]
+    # Where and how fast it ran, not what it computed (stored in the file's meta, never in its summary): the run's own
+    # CPU seconds and its host's matmul rates (`executors.run_chunk`, `host`).
+    host: dict[str, Any] = field(default_factory=dict)

@@ -25,6 +25,7 @@ from tqdm import tqdm
 
 from . import __version__, attention, checkpoints, checkpoints_legacy
 from .cache import ResultCache, config_dict, machine_fingerprint, run_key
+from .host import check_precision
 from .results import RunResult
 from .devices import resolve_device
 from .locks import Refresher, claim, describe, lock_path, refresh, release
@@ -161,6 +162,7 @@ def run_sweep(
     scheduler: str | None = None,
     poll_s: float = 2.0,
     confirm_cost: bool = False,
+    check_host: bool = True,
 ) -> SweepResult:
     """Results for every config: read from ``cache`` where present, computed otherwise.
 
@@ -171,7 +173,8 @@ def run_sweep(
     address; see `executors`), and each chunk is saved as soon as it finishes:
     an interrupted sweep loses only the chunks in flight.
     ``device`` ("cpu", "cuda", "auto") is resolved and checked before anything runs and
-    is where Transformer runs train; it is not part of a run's cache key.
+    is where Transformer runs train; it is not part of a run's cache key. ``check_host`` False lets bfloat16 runs
+    train on a CPU whose bfloat16 is slow (the smoke scale's tiny models: seconds whatever the precision).
     Runs that another live sweep has claimed (`locks`) are awaited, checking every ``poll_s`` seconds.
     Missing Transformer runs estimated above `LONG_WORK_HOURS` on a CPU are refused first (`guard_long_work`)
     unless ``confirm_cost``.
@@ -187,6 +190,8 @@ def run_sweep(
     checkpoints.every_s()  # a bad $EMERGENCE_CHECKPOINT_EVERY_S is named before any compute
     if missing and cache is not None:  # a first-format checkpoint is not resumed: said before the run starts over
         checkpoints_legacy.say_not_resumed(checkpoints.resume_folder(cache.root), [k for k, _ in missing])
+    if check_host and device == "cpu":  # bfloat16 where it is slower than float32: refused before any compute
+        check_precision([c for _, c in missing])
     guard_long_work([c for _, c in missing], device, confirm_cost,
                     checkpoints.resume_folder(cache.root) if cache is not None else None)
     work = _Computation(cache, results, device, executor, workers, scheduler)
@@ -267,7 +272,7 @@ class _Computation:
                 if self.cache is not None:
                     meta = {"library_version": __version__, "device": self.device, "executor": self.executor,
                             "machine": machine_fingerprint(),  # decides rounding: a recompute elsewhere is checked to a tolerance
-                            "sweep_seconds_so_far": round(time.perf_counter() - self.t0, 3)}
+                            "sweep_seconds_so_far": round(time.perf_counter() - self.t0, 3)} | r.host
                     self.cache.save(c, r, meta=meta)
                     release(self.held.pop(key))
             if checkpoint is not None and self.cache is not None:  # the results are stored: the state is not needed

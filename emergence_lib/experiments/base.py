@@ -132,7 +132,7 @@ class FigureConfig:
         return {
             # The figure's own guard above said yes or named the cheap scale; the sweep's is not asked again.
             key: run_sweep(runs, cache, progress=progress, desc=f"{self.name} {key}", device=device, executor=executor,
-                           confirm_cost=True)
+                           confirm_cost=True, check_host=self.scale != "smoke")
             for key, runs in self.sweeps().items()
         }
 

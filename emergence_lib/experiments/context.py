@@ -71,7 +71,7 @@ class Context:
         """Runs outside a figure's own sweeps (e.g. a subset another chapter's figure stores), through the scale's
         cache, one after another, without a progress bar."""
         return run_sweep(configs, cache_for(self.scale), progress=False, device=self.device, executor="serial",
-                         confirm_cost=self.confirm_cost)
+                         confirm_cost=self.confirm_cost, check_host=self.scale != "smoke")
 
 
 def chapter_context(scale: Scale, device: str = "auto", confirm_cost: bool = False) -> Context:
