@@ -43,6 +43,7 @@ from typing import Any, Iterator, Sequence
 import torch
 
 from .configs import ConfigError
+from .checkpoint_state import Refused, check_layout, check_state, check_values, conform_optimizer  # noqa: F401 (Refused: re-exported)
 
 CHECKPOINT_DIR_ENV = "EMERGENCE_CHECKPOINT_DIR"
 CHECKPOINT_EVERY_ENV = "EMERGENCE_CHECKPOINT_EVERY_S"
@@ -53,10 +54,6 @@ MAGIC = b"EMERGENCE-CHECKPOINT\n"
 MAX_HEADER_BYTES = 1_000_000  # a header is a few hundred bytes (a GPU chunk's keys: a few thousand)
 MAX_STATE_BYTES = 4 << 30  # a Table-1 run's state is about 19 MB; a batched GPU chunk a few hundred
 SET_ASIDE = "set_aside"
-
-
-class Refused(Exception):
-    """Why a checkpoint file would not be resumed (its message is the reason, in a few words)."""
 
 
 def folder_for(data_root: Path) -> Path:
@@ -166,16 +163,18 @@ class Checkpoint:
 
     def load(self, fresh: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """The saved state, or None: no checkpoint (silently), or one that fails a check (set aside, one line). With
-        ``fresh`` (the run's own state before training: `_check_layout`), the state must have its layout too."""
+        ``fresh`` (the run's own state before training: `checkpoint_state.check_layout`), the state must have its layout too."""
         if not os.path.lexists(self.state_path):
             return None
         try:
             header, body = read(self.state_path, with_body=True)
             self._match(header)
             state = _unpickle(body)
-            _check_state(state, header)
+            check_state(state, header)
             if fresh is not None:
-                _check_layout(state, fresh)
+                check_layout(state, fresh)
+                check_values(state, fresh["members"])
+                conform_optimizer(state["optimizer"], fresh["optimizer"])
         except Refused as why:
             set_aside(self.state_path, str(why))
             return None
@@ -258,69 +257,6 @@ def _unpickle(body: bytes) -> dict[str, Any]:
     return state
 
 
-def _check_state(state: dict[str, Any], header: dict[str, Any]) -> None:
-    """The state agrees with its header: the same step, and a curve recorded at steps from 0 to that step."""
-    if state.get("step") != header["step"]:
-        raise Refused(f"its state is at step {state.get('step')!r}, its header at {header['step']:,}")
-    steps = state.get("steps")
-    if not isinstance(steps, list) or any(not isinstance(s, int) or not 0 <= s <= header["step"] for s in steps):
-        raise Refused("its recorded steps fall outside [0, its step]")
-    if steps != sorted(set(steps)):
-        raise Refused("its recorded steps are not increasing")
-
-
-TRAINING_STATE = ("model", "optimizer", "rng", "fired_at", "steps", "records", "crossed_at", "diverged", "n_evals",
-                  "stopped_at", "step", "seconds")
-
-
-def _check_layout(state: dict[str, Any], fresh: dict[str, Any]) -> None:
-    """Every part `training.train_ensemble` restores is there and has the layout of this run's own fresh state
-    (``fresh``: its model's weights, its optimiser's state, its random streams, its number of members): a state
-    of another layout once crashed every rerun instead of starting over."""
-    missing = [k for k in TRAINING_STATE if k not in state]
-    if missing:
-        raise Refused(f"its state lacks {', '.join(missing)}")
-    if not _same_layout(state["model"], fresh["model"]):
-        raise Refused("its weights have another layout than this run's model")
-    if not _same_layout(state["rng"], fresh["rng"]):
-        raise Refused("its random streams have another layout than this run's")
-    saved_opt, own_opt = state["optimizer"], fresh["optimizer"]
-    if not (isinstance(saved_opt, dict) and isinstance(saved_opt.get("param_groups"), list)
-            and isinstance(saved_opt.get("state"), dict)
-            and [sorted(g.get("params", [])) for g in saved_opt["param_groups"] if isinstance(g, dict)]
-            == [sorted(g["params"]) for g in own_opt["param_groups"]]):
-        raise Refused("its optimiser state has another layout than this run's")
-    shapes = {i: w.shape for i, w in enumerate(fresh["parameters"])}
-    for i, entry in saved_opt["state"].items():
-        tensors = entry.values() if isinstance(entry, dict) else [None]
-        if i not in shapes or any(not isinstance(t, torch.Tensor) or (t.ndim > 0 and t.shape != shapes[i])
-                                  for t in tensors):
-            raise Refused("its optimiser state does not fit this run's parameters")
-    members, n = fresh["members"], len(state["steps"])
-    for k in ("n_evals", "stopped_at", "crossed_at", "diverged"):
-        if getattr(state[k], "shape", None) != (members,):
-            raise Refused(f"its {k} is not one entry per member of this run ({members})")
-    if not isinstance(state["records"], dict) or any(not isinstance(v, list) or len(v) != n
-                                                     for v in state["records"].values()):
-        raise Refused("its recorded curves do not have one entry per recorded step")
-
-
-def _same_layout(saved: Any, fresh: Any) -> bool:
-    """The same nesting of dicts, lists and tuples, with tensors and arrays of the same shapes and dtypes."""
-    import numpy as np
-
-    if isinstance(fresh, torch.Tensor):
-        return isinstance(saved, torch.Tensor) and saved.shape == fresh.shape and saved.dtype == fresh.dtype
-    if isinstance(fresh, np.ndarray):
-        return isinstance(saved, np.ndarray) and saved.shape == fresh.shape and saved.dtype == fresh.dtype
-    if isinstance(fresh, dict):
-        return isinstance(saved, dict) and set(saved) == set(fresh) and all(_same_layout(saved[k], fresh[k]) for k in fresh)
-    if isinstance(fresh, (list, tuple)):
-        return (isinstance(saved, (list, tuple)) and len(saved) == len(fresh)
-                and all(_same_layout(a, b) for a, b in zip(saved, fresh)))
-    return isinstance(saved, type(fresh)) or (isinstance(fresh, (int, float)) and isinstance(saved, (int, float)))
-
-
 def set_aside(path: Path, reason: str) -> None:
     """Move a refused checkpoint into ``set_aside/`` (kept for a look, never resumed) and say so in one line."""
     target = path.parent / SET_ASIDE / f"{path.name}.{time.strftime('%Y%m%dT%H%M%S')}"
@@ -346,8 +282,10 @@ _HEADERS: dict[tuple[str, int, int], dict[str, Any] | None] = {}  # (path, size,
 
 
 def _checked_header(path: Path) -> dict[str, Any] | None:
-    """`read`'s header of ``path`` (None if refused), hashed once per version of the file: `status` asks for every
-    missing run, and re-hashing each batched chunk's file per run made it seconds slower."""
+    """The header of ``path`` if the file would pass `Checkpoint.load`'s checks that need no run (its checksum, its
+    state unpickled, its state's step agreeing with its header), else None; checked once per version of the file:
+    `status` asks for every missing run. A header over a body that is not a training state (a forger's recomputed
+    checksum) once made the guard waive a run and the estimate price it at 0."""
     try:
         info = os.stat(path)
         stamp = (str(path), info.st_size, info.st_mtime_ns)
@@ -355,7 +293,9 @@ def _checked_header(path: Path) -> dict[str, Any] | None:
         return None
     if stamp not in _HEADERS:
         try:
-            _HEADERS[stamp] = read(path, with_body=False)[0]
+            header, body = read(path, with_body=True)
+            check_state(_unpickle(body), header)
+            _HEADERS[stamp] = header
         except Refused:
             _HEADERS[stamp] = None
     return _HEADERS[stamp]

@@ -12,7 +12,8 @@ from typing import Any
 
 import torch
 
-from .checkpoints import MAX_HEADER_BYTES, Checkpoint, Refused, _check_state, _numpy_globals, say
+from .checkpoint_state import Refused, check_state
+from .checkpoints import MAX_HEADER_BYTES, SUFFIX, Checkpoint, _numpy_globals, progress, say
 
 
 def legacy(folder: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -35,12 +36,21 @@ def legacy(folder: Path) -> list[tuple[str, dict[str, Any]]]:
 
 
 def say_not_resumed(folder: Path, keys: list[str]) -> None:
-    """One line for each run of ``keys`` with a first-format file in ``folder``: said before the run starts over."""
+    """One line for each run of ``keys`` with a first-format file in ``folder``, said before the run goes on: the file
+    it resumes instead, where a checkpoint of this format passes the checks (the first-format file is then older or
+    equal, and `upgrade-checkpoints` keeps the newer), else that it starts over. The step a first-format file claims
+    is unchecked: it is never printed as progress."""
     old = dict(legacy(folder))
     for k in keys:
-        if k in old:
-            say(f"run {k} has a checkpoint of the first format (step {old[k].get('step')}), not resumed: "
-                "`python -m emergence_lib upgrade-checkpoints` checks and rewrites it")
+        if k not in old:
+            continue
+        current = progress(folder, k)
+        if current is not None and current["keys"] == [k]:
+            say(f"run {k} resumes from {folder / f'{k}{SUFFIX}'} (step {current['step']:,}); its first-format file "
+                f"{k}.pt is not read (`upgrade-checkpoints` keeps whichever is further on)")
+        else:
+            say(f"run {k} has a checkpoint of the first format, not resumed: it starts over unless "
+                "`python -m emergence_lib upgrade-checkpoints` checks and rewrites it first")
 
 
 def upgrade_legacy(folder: Path, configs_by_key: dict[str, Any]) -> list[str]:
@@ -63,7 +73,7 @@ def upgrade_legacy(folder: Path, configs_by_key: dict[str, Any]) -> list[str]:
             header = {"step": info["step"], "max_steps": info.get("max_steps")}
             if header["max_steps"] != config.max_steps or not 0 <= header["step"] <= config.max_steps:
                 raise Refused(f"step {header['step']!r} of {header['max_steps']!r} is not within the run's budget")
-            _check_state(state, header)
+            check_state(state, header)
         except Refused as why:
             lines.append(f"{stem}.pt: {why}: left as it is")
             continue
@@ -72,6 +82,11 @@ def upgrade_legacy(folder: Path, configs_by_key: dict[str, Any]) -> list[str]:
             continue
         ckpt = Checkpoint.for_configs([config], Path(folder))
         assert ckpt is not None
+        newer = progress(Path(folder), stem, config)
+        if newer is not None and newer["keys"] == [stem] and newer["step"] >= int(info["step"]):
+            lines.append(f"{stem}.pt: step {info['step']:,}, but {ckpt.state_path.name} is at step {newer['step']:,}: "
+                         "the newer is kept, the first-format file left as it is (remove it by hand)")
+            continue
         ckpt.save(state, int(info["step"]), int(config.max_steps))
         pt.unlink()
         pt.with_suffix(".json").unlink()

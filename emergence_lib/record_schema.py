@@ -47,6 +47,9 @@ def read_record(path: Any) -> Any:
         return json.load(fh)
 
 
+MAX_RUN_SECONDS = 365 * 24 * 3600.0
+
+
 def _number(name: str, v: Any, low: float | None = None, high: float | None = None, nan: bool = False,
             inf: bool = False) -> None:
     if isinstance(v, bool) or not isinstance(v, numbers.Real):
@@ -93,9 +96,10 @@ def _summary(s: dict[str, Any]) -> None:
     for k in ("final_accuracy", "final_test_accuracy"):
         if k in s:
             _number(f"summary {k}", s[k], 0, 1, nan=True)
-    for k in ("final_time", "seconds"):
-        if k in s:
-            _number(f"summary {k}", s[k], low=0, nan=True)
+    if "final_time" in s:
+        _number("summary final_time", s["final_time"], low=0, nan=True)
+    if "seconds" in s:  # a run's own compute time: at most a year (a forged 1e300 once passed)
+        _number("summary seconds", s["seconds"], low=0, high=MAX_RUN_SECONDS, nan=True)
     for k in ("final_loss", "initial_loss"):
         if k in s:
             _number(f"summary {k}", s[k], low=0, nan=True, inf=True)  # a diverged run's loss

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from emergence_lib import checkpoints, checkpoints_legacy
+from emergence_lib import checkpoint_state, checkpoints, checkpoints_legacy
 from emergence_lib.cache import ResultCache, run_key
 from emergence_lib.configs import ConfigError, TransformerRegressionConfig
 from emergence_lib.training import train_regression
@@ -166,7 +166,7 @@ def test_a_state_of_another_layout_starts_over_instead_of_crashing(tmp_path, mon
     monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "600")
     reference = train_regression([RUN])[0]
     ckpt = checkpoints.Checkpoint.for_configs([RUN], tmp_path)
-    everything = {k: [] for k in checkpoints.TRAINING_STATE} | state()
+    everything = {k: [] for k in checkpoint_state.TRAINING_STATE} | state()
     ckpt.save(everything | {"model": {"w": torch.zeros(3, 3)}}, 5, RUN.max_steps)
     again = train_regression([RUN])[0]
     assert again.summary["plateau_length"] == reference.summary["plateau_length"]

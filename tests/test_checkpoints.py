@@ -153,7 +153,7 @@ def test_a_checkpoint_of_other_runs_is_never_resumed(tmp_path):
 def test_a_state_another_kind_of_device_saved_is_never_resumed(tmp_path, monkeypatch):
     """A GPU's checkpoint (say, fetched back from a lent machine) resumed on the CPU would make a run of two devices
     whose file says "cpu": it starts over instead, and ends as a run of this device alone. The state is marked as
-    having stopped at step 300, so a resumed run would end there: the same state marked as a CPU's does."""
+    having stopped by step 300, so a resumed run would end there: the same state marked as a CPU's does."""
     folder = tmp_path / "ckpt"
     monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(folder))
     monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "0")
@@ -164,7 +164,10 @@ def test_a_state_another_kind_of_device_saved_is_never_resumed(tmp_path, monkeyp
     assert last is not None and last["device"] == "cpu", "a checkpoint says which device saved it"
     partial = _state_at(RECALL, 300, folder, monkeypatch)
     monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "600")
-    stopped = partial | {"stopped_at": partial["stopped_at"] * 0 + 300}
+    # Every member stopped at its last recorded evaluation, as training marks a stop (a stop step that is not one of
+    # its recorded steps is refused: `checkpoint_state.check_values`).
+    last = partial["steps"][-1]
+    stopped = partial | {"stopped_at": partial["stopped_at"] * 0 + last, "n_evals": partial["n_evals"] * 0 + len(partial["steps"])}
     ckpt.save(stopped | {"device": "cuda"}, 300, RECALL.max_steps)
     started_over = train_recall([RECALL])[0]
     assert reference.summary["steps_run"] > 400 and differences(reference, started_over) == [], "the whole run again"
