@@ -55,7 +55,17 @@ browser-deps:
 browser: $(STAMP) browser-deps
 	$(PY) -m pytest -m browser tests/test_book_in_browser.py -s
 
-test: unit integration notebooks book browser
+# Each tier in turn, its wall time printed at the end (also when one fails: the tiers run so far, then the failure).
+TIERS := unit integration notebooks book browser
+test: $(STAMP)
+	@mkdir -p _build; : > _build/tier_times.txt; status=0; \
+	for tier in $(TIERS); do \
+	  start=$$(date +%s); $(MAKE) --no-print-directory $$tier || status=$$?; \
+	  echo "  $$tier: $$(( $$(date +%s) - start )) s" >> _build/tier_times.txt; \
+	  if [ $$status -ne 0 ]; then echo "  ($$tier failed)" >> _build/tier_times.txt; break; fi; \
+	done; \
+	echo "make test, each tier's wall time:"; cat _build/tier_times.txt; \
+	awk '{ s += $$2 } END { print "  all: " s " s" }' _build/tier_times.txt; exit $$status
 
 # The landing page and the chapters, as built, in one PDF (headless Chromium, as the browser tier uses).
 pdf: book browser-deps

@@ -309,6 +309,9 @@ class ResultCache:
             if isinstance(exc, OSError):  # a full disk, a read-only folder: one line, and no draft left behind
                 raise CacheError(f"cannot store {path} ({exc.strerror or exc}); the run's result was not kept") from None
             raise
+        # Drafts of this run's killed stores: the sweep that stores it holds its lock, so no other writer owns them.
+        for stale in path.parent.glob(f".{path.stem}.*.tmp"):
+            stale.unlink(missing_ok=True)
         return path
 
     def check_all(self) -> tuple[int, list[str]]:

@@ -28,6 +28,8 @@ def check_state(state: dict[str, Any], header: dict[str, Any]) -> None:
     """The state agrees with its header: the same step, and a curve recorded at steps from 0 to that step."""
     if state.get("step") != header["step"]:
         raise Refused(f"its state is at step {state.get('step')!r}, its header at {header['step']:,}")
+    if "device" in header and str(state.get("device", "cpu")) != header["device"]:  # the estimate reads the header's
+        raise Refused(f"its state was saved on {str(state.get('device'))[:20]!r}, its header says {header['device']!r}")
     steps = state.get("steps")
     if not isinstance(steps, list) or any(not isinstance(s, int) or not 0 <= s <= header["step"] for s in steps):
         raise Refused("its recorded steps fall outside [0, its step]")

@@ -31,6 +31,7 @@ import io
 import json
 import math
 import os
+import re
 import stat as st
 import sys
 import tempfile
@@ -185,7 +186,7 @@ class Checkpoint:
         immutable folder) is said in one line and left: the results are stored, and the sweep goes on."""
         try:
             self.state_path.unlink()
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # no file, or no folder (a file stands there): none to remove
             pass
         except OSError as exc:
             say(f"checkpoint {self.state_path} not removed ({exc.strerror or exc}); its runs are stored, so it "
@@ -241,6 +242,8 @@ def _header(line: bytes) -> dict[str, Any]:
         raise Refused("its header lacks a field or has one of the wrong type")
     if not 0 <= header["step"] <= header["max_steps"]:
         raise Refused(f"impossible step {header['step']:,} (of at most {header['max_steps']:,})")
+    if not re.fullmatch(r"cpu|cuda|mps", header["device"]):  # what training writes: a device kind ("bpu" once resumed)
+        raise Refused(f"its device {header['device'][:20]!r} is not one training writes (cpu, cuda, mps)")
     return header
 
 

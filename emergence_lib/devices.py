@@ -9,7 +9,9 @@ def check_device_name(device: object) -> str:
     """A device name's form ('auto', 'cpu', 'cuda', 'cuda:N'), checked without asking torch what the machine has."""
     if not isinstance(device, str) or not (device in ("auto", "cpu", "cuda") or
                                            (device.startswith("cuda:") and device[5:].isdigit())):
-        raise ConfigError(f"device must be 'auto', 'cpu' or 'cuda[:N]', got {device!r}")
+        shown = repr(device)
+        shown = shown if len(shown) <= 60 else f"{shown[:40]}… ({len(shown):,} characters)"  # a 120 KB name was echoed whole
+        raise ConfigError(f"device must be 'auto', 'cpu' or 'cuda[:N]', got {shown}")
     return device
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +130,12 @@ def _entry(c: Any, cache: ResultCache, sweep: str) -> dict[str, Any] | None:
     column = f"accuracy_{result.summary.get('measured_on', 'test')}" if recall else \
         f"loss_{result.summary.get('measured_on', 'no_repetition')}"
     curve = result.curve.get(column, result.curve.get("accuracy_test" if recall else "loss_no_repetition"))
+    steps = np.asarray(result.curve.get("step", []), float)
+    drawn = _downsample(steps, np.asarray(curve, float)) if curve is not None and len(curve) == len(steps) else []
+    if not drawn:  # a record the schema accepts but that has no curve to draw: skipped, said in one line
+        print(f"runs browser: run {run_key(c)} skipped: it holds no {column.replace('_', ' ')} curve at steps above 0",
+              file=sys.stderr)
+        return None
     law, y = _law(c), _finite(measured)
     status = str(result.summary.get("status", "crossed" if y is not None else "not_reached"))
     return {
@@ -138,7 +145,7 @@ def _entry(c: Any, cache: ResultCache, sweep: str) -> dict[str, Any] | None:
         "measure": "emergence step" if recall else "plateau", "value": y, "law": law,
         "ratio": y / law if y is not None and law is not None else None, "status": STATUS_WORDS.get(status, status),
         "threshold": float(c.threshold), "curve_of": column.replace("_", " ").replace("no repetition", "held-out data"),
-        "curve": _downsample(np.asarray(result.curve["step"], float), np.asarray(curve, float)),
+        "curve": drawn,
     }
 
 

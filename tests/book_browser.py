@@ -117,13 +117,29 @@ def book_pages(html: Path) -> list[Path]:
 _INSPECT = r"""
 const done = arguments[arguments.length - 1];
 if (arguments[0]) { document.querySelectorAll('details.above-input').forEach((d) => { d.open = true; }); }
-const typeset = (window.MathJax && MathJax.startup && MathJax.startup.promise) ? MathJax.startup.promise : Promise.resolve();
+// MathJax loads asynchronously: a page can report before its script has run, which read as "MathJax did not start"
+// on a loaded machine (issue 62). Where the page loads MathJax, wait (up to 20 s) for it to define its start-up
+// promise before waiting on that promise; say which of the two it waited for and why it stopped.
+const wantsMathJax = Array.from(document.scripts).some((s) => /mathjax/i.test(s.src));
+const mathjaxDefined = new Promise((resolve) => {
+  const t0 = Date.now();
+  const poll = () => {
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) { resolve('defined'); return; }
+    if (!wantsMathJax) { resolve('not loaded by this page'); return; }
+    if (Date.now() - t0 > 20000) { resolve('not defined after 20 s'); return; }
+    setTimeout(poll, 50);
+  };
+  poll();
+});
+let mathjaxWait = 'pending';
+const typeset = mathjaxDefined.then((why) => { mathjaxWait = why;
+  return (window.MathJax && MathJax.startup && MathJax.startup.promise) ? MathJax.startup.promise : Promise.resolve(); });
 // MathJax's promise can stay pending (or reject) on a loaded machine: wait at most 20 s, then report what the page
 // shows, with whether typesetting settled, instead of letting the driver's script timeout fail every page.
 let settled = 'pending';
 const ready = Promise.race([
   typeset.then(() => { settled = 'done'; }, (e) => { settled = 'rejected: ' + e; }),
-  new Promise((resolve) => setTimeout(resolve, 20000)),
+  new Promise((resolve) => setTimeout(resolve, 40000)),
 ]);
 ready.then(() => { try {
   const article = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
@@ -154,7 +170,7 @@ ready.then(() => { try {
     // Code: a collapsed input's toggle bar (or the expanded input inside it), or an input shown outright.
     code_height: sum('details.above-input') + Array.from(article.querySelectorAll('div.cell_input'))
       .filter((el) => !el.closest('details')).reduce((s, el) => s + visible(el), 0),
-    mathjax_settled: settled,
+    mathjax_settled: settled + ' (' + mathjaxWait + ')',
     // What a reader reads as prose and tables: no code, nothing inside a closed dropdown, no typeset maths.
     prose: (() => {
       const clone = article.cloneNode(true);

@@ -56,8 +56,21 @@ def test_figure_grids_are_checked():
         Figure1(scale="smoke", T_values=[1, 64])
     with pytest.raises(ConfigError, match="repeated"):
         Figure1(scale="smoke", d_values=[8, 8])
-    with pytest.raises(ConfigError, match="d_values must be a list"):
-        Figure1(scale="smoke", d_values="16")
+    with pytest.raises(ConfigError, match="d_values must hold at least 2 values"):
+        Figure1(scale="smoke", d_values="16")  # a string reads as its numbers, one place for every command line
+    with pytest.raises(ConfigError, match="d_values must be a list of numbers"):
+        Figure1(scale="smoke", d_values="sixteen")
+
+
+def test_a_grid_too_small_for_its_fit_is_refused_before_compute_and_a_typed_list_reads_as_a_list():
+    """Issue 62 item 6: `-p T_values '[64]'` passed every check, computed, then failed in the fit after 52 lines of
+    traceback; `-p T_values 64,128` was accepted by the command line and refused by the kernel."""
+    with pytest.raises(ConfigError, match="T_values must hold at least 2 values"):
+        Figure1(scale="smoke", T_values=[64])
+    with pytest.raises(ConfigError, match="d_values must hold at least 2 values"):
+        Figure1(scale="smoke", d_values=[2048])
+    assert Figure1(scale="smoke", T_values="64,128").grid == Figure1(scale="smoke", T_values=(64, 128)).grid \
+        == Figure1(scale="smoke", T_values=[128, 64]).grid
 
 
 def test_other_run_fields():

@@ -182,3 +182,44 @@ def test_status_never_shows_a_first_format_files_claimed_step_as_progress(tmp_pa
     assert main(["status", "figure14", "--scale", "cpu"]) == 0
     out = capsys.readouterr().out
     assert "60,000" not in out and "in progress" not in out and "first format, not checked" in out, out
+
+
+def test_a_device_the_training_never_writes_is_refused_and_never_priced_as_progress(tmp_path):
+    """Try 9: a header device of 'bpu' resumed, but was priced as 0 steps done."""
+    ckpt = checkpoints.Checkpoint.for_configs([RUN], tmp_path)
+    ckpt.save({"step": 40, "steps": [0, 40], "device": "cpu"}, 40, RUN.max_steps)
+    raw = ckpt.state_path.read_bytes()[len(checkpoints.MAGIC):]
+    line, body = raw.split(b"\n", 1)
+    _write(ckpt.state_path, json.loads(line) | {"device": "bpu"}, body)
+    assert checkpoints.progress(tmp_path, run_key(RUN), RUN) is None and ckpt.load() is None
+    ckpt.save({"step": 40, "steps": [0, 40], "device": "bpu"}, 40, RUN.max_steps)  # the body's own device
+    assert checkpoints.progress(tmp_path, run_key(RUN), RUN) is None and ckpt.load() is None
+
+
+def test_a_long_device_name_is_cut_in_its_one_line_error():
+    from emergence_lib.configs import ConfigError
+    from emergence_lib.devices import check_device_name
+
+    with pytest.raises(ConfigError) as refused:
+        check_device_name("x" * 120_000)
+    assert len(str(refused.value)) < 200 and "120,002 characters" in str(refused.value)
+
+
+def test_no_checkpoint_folder_means_nothing_to_remove_and_nothing_said(tmp_path, capsys):
+    """Try 9: with `.checkpoints` a file, the last message told the user to remove a checkpoint that did not exist."""
+    (tmp_path / "ckpt").write_text("a file where the folder goes")
+    checkpoints.Checkpoint.for_configs([RUN], tmp_path / "ckpt").remove()
+    assert capsys.readouterr().err == ""
+
+
+def test_a_killed_stores_draft_is_removed_when_its_run_is_stored(tmp_path):
+    """Try 9: `.tmp` drafts of killed stores piled up until `prune` removed them an hour later."""
+    cache = ResultCache(tmp_path)
+    draft = cache.path(RUN).parent / f".{cache.path(RUN).stem}.abc123.tmp"
+    draft.parent.mkdir(parents=True)
+    draft.write_text("{half a record")
+    summary = {"plateau_length": 50.0, "reached": True, "status": "crossed", "measured_on": "no_repetition",
+               "steps_run": 60, "final_time": 60.0, "final_loss": 0.05, "initial_loss": 0.5, "seconds": 1.0}
+    cache.save(RUN, RunResult(summary=summary, curve={"step": np.array([0.0, 50.0]),
+                                                      "loss_no_repetition": np.array([0.5, 0.05])}))
+    assert not draft.exists() and cache.load(RUN) is not None

@@ -19,6 +19,15 @@ RUN = TransformerRegressionConfig(T=8, d=4, d_model=16, d_qk=4, lr=3e-3, max_ste
 OTHER_SEED = TransformerRegressionConfig(T=8, d=4, d_model=16, d_qk=4, lr=3e-3, max_steps=120, seed=1, stop_factor=None)
 
 
+def save_three_times(monkeypatch) -> None:
+    """A 120-step run saves at steps 0, 40 and 80, not at every step (the unit tier's slowest tests once saved 120
+    times a run, with an fsync each)."""
+    import itertools
+
+    calls = itertools.count()
+    monkeypatch.setattr(checkpoints.Saver, "due", lambda self: self.checkpoint is not None and next(calls) % 40 == 0)
+
+
 def state(step: int = 5, **extra) -> dict:
     return {"step": step, "steps": [s for s in (0, 1, 2, 4) if s <= step]} | extra
 
@@ -32,6 +41,7 @@ def forge(path: Path, header_edit: dict, body: bytes | None = None) -> None:
     path.write_bytes(checkpoints.MAGIC + json.dumps(header).encode() + b"\n" + body)
 
 
+@pytest.mark.integration  # it trains: the integration tier
 def test_a_checkpoint_folder_inside_the_store_never_deletes_a_result(tmp_path):
     """With $EMERGENCE_CHECKPOINT_DIR set to a kind's folder of the store, the clean-up after storing deleted the
     result it had just stored: a checkpoint's description was named ``<key>.json`` like the result."""
@@ -118,6 +128,7 @@ def test_zero_and_a_plain_number_are_accepted(monkeypatch):
     assert checkpoints.every_s() == 120
 
 
+@pytest.mark.integration  # it trains: the integration tier
 @pytest.mark.parametrize("obstacle", ["folder_at_path", "file_as_folder", "dangling_link", "disk_full"])
 def test_a_failed_save_is_one_line_and_training_goes_on(tmp_path, monkeypatch, capsys, obstacle):
     """Any failed save was a traceback that lost the training since the last save."""
@@ -135,7 +146,7 @@ def test_a_failed_save_is_one_line_and_training_goes_on(tmp_path, monkeypatch, c
             raise OSError(errno.ENOSPC, "No space left on device")
         monkeypatch.setattr(checkpoints.torch, "save", full)
     monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(folder))
-    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "0")
+    save_three_times(monkeypatch)
     result = train_regression([RUN])[0]
     assert result.summary["steps_run"] == RUN.max_steps, "trained to its end"
     lines = [line for line in capsys.readouterr().err.splitlines() if "not saved" in line or "set aside" in line]
@@ -160,6 +171,7 @@ def test_a_failed_save_keeps_the_last_good_checkpoint(tmp_path, monkeypatch, cap
     assert "No space left on device" in capsys.readouterr().err
 
 
+@pytest.mark.integration  # it trains: the integration tier
 def test_a_state_of_another_layout_starts_over_instead_of_crashing(tmp_path, monkeypatch, capsys):
     """A checkpoint of another layout or shape crashed every rerun (the format had no version)."""
     monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(tmp_path))
@@ -193,6 +205,7 @@ def test_a_first_format_checkpoint_is_upgraded_only_after_its_checks(tmp_path):
 # ---- the independent re-test of this round (a helper with no access to the code's intent) found these -------------
 
 
+@pytest.mark.integration  # it trains: the integration tier
 def test_a_checkpoint_that_cannot_be_removed_is_one_line_and_the_sweep_goes_on(tmp_path, monkeypatch, capsys):
     """`.checkpoints` a file: the result was stored, then `remove` raised NotADirectoryError and the sweep stopped."""
     from emergence_lib.sweep import run_sweep
@@ -207,13 +220,15 @@ def test_a_checkpoint_that_cannot_be_removed_is_one_line_and_the_sweep_goes_on(t
 def _mid_run_state(tmp_path, monkeypatch) -> dict:
     folder = tmp_path / "scratch"
     monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(folder))
-    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "0")
+    save_three_times(monkeypatch)
     train_regression([RUN])
+    monkeypatch.undo()  # saves back to the interval; the folder is set again by the caller
     state = checkpoints.Checkpoint.for_configs([RUN], folder).load()
     assert state is not None
     return state
 
 
+@pytest.mark.integration  # it trains: the integration tier
 @pytest.mark.parametrize("damage", ["optimizer_of_another_width", "no_random_streams", "records_cut",
                                     "members_wrong", "optimizer_empty"])
 def test_a_state_whose_parts_have_another_layout_is_set_aside_not_crashed_on(tmp_path, monkeypatch, capsys, damage):

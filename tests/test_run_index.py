@@ -79,3 +79,23 @@ def test_downsampling_keeps_the_ends_and_thins_on_a_log_grid():
     assert pts[0][0] == 1.0 and pts[-1][0] == 50_000.0 and len(pts) <= run_index.CURVE_POINTS
     ratios = np.diff(np.log([p[0] for p in pts]))
     assert ratios.max() < 3 * np.median(ratios), "about evenly spaced in log step"
+
+
+@pytest.mark.parametrize("curve", [{"step": [0.0, 1.0, 2.0], "loss_train_distribution": [0.5, 0.4, 0.05]},
+                                   {"step": [0.0, 0.0, 0.0], "loss_no_repetition": [0.5, 0.4, 0.05]}])
+def test_a_record_the_browser_cannot_draw_is_skipped_in_one_line(tmp_path, capsys, curve):
+    """Issue 62 item 7: a record without its measured loss column raised IndexError at the end of the book build; one
+    whose steps are all 0 was listed with an empty curve."""
+    from emergence_lib.configs import TransformerRegressionConfig
+
+    c = TransformerRegressionConfig(T=8, d=4, d_model=16, d_qk=4, lr=3e-3, max_steps=120, seed=0)
+    cache = ResultCache(tmp_path)
+    summary = {"plateau_length": 2.0, "reached": True, "status": "crossed", "measured_on": "no_repetition",
+               "steps_run": 3, "final_time": 2.0, "final_loss": 0.05, "initial_loss": 0.5, "seconds": 1.0}
+    try:
+        cache.save(c, RunResult(summary=summary, curve={k: np.asarray(v) for k, v in curve.items()}))
+    except Exception as exc:  # the schema refuses it: nothing reaches the browser
+        pytest.skip(f"the store refuses this record: {exc}")
+    assert run_index._entry(c, cache, "T") is None
+    err = capsys.readouterr().err
+    assert "skipped" in err and run_key(c) in err and len(err.strip().splitlines()) == 1

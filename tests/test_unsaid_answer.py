@@ -107,6 +107,9 @@ def test_a_figure_prices_its_missing_runs_from_the_store_and_never_times_a_shape
         raise AssertionError("a chapter timed a shape")
 
     monkeypatch.setattr(estimate, "time_shape", never)
+    from emergence_lib import host
+
+    monkeypatch.setenv(host.RATES_ENV, "float32={float32},bfloat16={bfloat16}".format(**host.DEFAULT_RATES))  # priced as stored
     fig = Unsaid(scale="paper_cpu")
     cache = ResultCache(tmp_path)
     monkeypatch.setattr(base, "cache_for", lambda scale: cache)
@@ -270,7 +273,7 @@ def test_readings_that_remove_the_plateau_are_not_read_as_another_law(monkeypatc
     monkeypatch.setattr(read, "screen", lambda results, g: gone)
     text = show.whose()
     assert "remove the plateau rather than set another law" in text and "depends on choices" not in text
-    assert "where the descent is 60% and 70%" in text
+    assert "leave no plateau by the measure registered with the d = 16 screen" in text
     kept = _two_movers().assign(descent_T256=[0.05, 0.1, 0.2])
     monkeypatch.setattr(read, "screen", lambda results, g: kept)
     assert "depends on choices its text does not fix" in show.whose()

@@ -63,13 +63,28 @@ GRID_MAXIMUM = {"T": 65_536, "d": 2_048, "B": 1_024}
 MAX_GRID_VALUES = 16
 
 
-def int_grid(name: str, values: Sequence[int], minimum: int) -> tuple[int, ...]:
+def _listed(name: str, values: Any) -> Any:
+    """A grid as a reader may type it on any command line: a list, a tuple, or a string of comma-separated numbers
+    ("64,128", what ``papermill -p T_values 64,128`` passes); one place reads all three (issue 62 item 6)."""
+    if isinstance(values, str):
+        parts = [p.strip() for p in values.strip().strip("[]()").split(",") if p.strip()]
+        try:
+            return [float(p) if any(c in p for c in ".eE") else int(p) for p in parts]
+        except ValueError:
+            raise ConfigError(f"{name} must be a list of numbers (e.g. [64, 128] or 64,128), got {values!r}") from None
+    return values
+
+
+def int_grid(name: str, values: Sequence[int] | str, minimum: int, at_least: int = 1) -> tuple[int, ...]:
     """A sorted grid of distinct integers from ``minimum`` to the bound of its quantity (`GRID_MAXIMUM`, read from the
-    name's first letter), at most `MAX_GRID_VALUES` of them, or a ConfigError naming ``name``."""
+    name's first letter), ``at_least`` and at most `MAX_GRID_VALUES` of them, or a ConfigError naming ``name``. A grid
+    a chapter fits a power law along needs ``at_least`` 2 values: one value once passed every check, computed, then
+    failed in the fit."""
     maximum = GRID_MAXIMUM.get(name.removeprefix("curve_")[0], 65_536)
-    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+    listed = _listed(name, values)
+    if isinstance(listed, (str, bytes)) or not hasattr(listed, "__iter__"):
         raise ConfigError(f"{name} must be a list of integers from {minimum} to {maximum:,}, got {values!r}")
-    values = list(values)
+    values = list(listed)
     if len(values) > MAX_GRID_VALUES:
         raise ConfigError(f"{name} must hold at most {MAX_GRID_VALUES} values, got {len(values)}")
     out = tuple(check_int(f"{name} entry", v, minimum, maximum) for v in values)
@@ -77,11 +92,15 @@ def int_grid(name: str, values: Sequence[int], minimum: int) -> tuple[int, ...]:
         raise ConfigError(f"{name} must not be empty")
     if len(set(out)) != len(out):
         raise ConfigError(f"{name} has repeated values: {out}")
+    if len(out) < at_least:
+        raise ConfigError(f"{name} must hold at least {at_least} values (the chapter fits a power law along it), "
+                          f"got {list(out)}")
     return tuple(sorted(out))
 
 
-def p_grid(name: str, values: Sequence[float]) -> tuple[float, ...]:
+def p_grid(name: str, values: Sequence[float] | str) -> tuple[float, ...]:
     """A sorted, non-empty grid of probabilities in [0, 1), or a ConfigError naming ``name``."""
+    values = _listed(name, values)
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or len(values) == 0:
         raise ConfigError(f"{name} must be a non-empty list of probabilities in [0, 1), got {values!r}")
     if len(values) > MAX_GRID_VALUES:

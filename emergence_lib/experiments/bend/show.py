@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pandas as pd
 
 from ... import claims
+from ...report import glue_text
 from ..context import Context
 from ..table1_joint import read as joint_read
 from ..table1_joint.show import needs
@@ -67,8 +68,10 @@ def screen16(ctx: Context) -> SimpleNamespace:
     wait for, with its price."""
     g = SCREEN_GRIDS["paper_cpu"]
     if ctx.scale == "smoke":
+        glue_text("screen16_runs", "none at smoke scale")
         return SimpleNamespace(checked=[], table=pd.DataFrame(), grid=g)
     by, _, have, need = screen_summaries()
+    glue_text("screen16_runs", f"{have} of {need}")
     want = len(g.T) * len(g.seeds)
     stored = {k: len(by.get(k, [])) for k, _, _ in SCREEN_READINGS}
     book = read.per_seed(read.seed_logs(by["book"], g.d, g.T)) if stored["book"] >= want else None

@@ -19,7 +19,8 @@ class Figure1Grid:
     d_values: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        normalise_grid(self, T_values=int_grid("T_values", self.T_values, 2), d_values=int_grid("d_values", self.d_values, 1))
+        normalise_grid(self, T_values=int_grid("T_values", self.T_values, 2, at_least=2),
+                       d_values=int_grid("d_values", self.d_values, 1, at_least=2))
 
 
 # The paper's T lines are read off its legend; its d grid is unknown (axis 1e1–1e2): cpu uses octaves 16–128,
@@ -81,8 +82,9 @@ class Figure2Grid:
     inset_d: int
 
     def __post_init__(self) -> None:
-        normalise_grid(self, T=check_int("T", self.T, 2, GRID_MAXIMUM["T"]), d_values=int_grid("d_values", self.d_values, 1),
-                       B_values=int_grid("B_values", self.B_values, 1), p_values=p_grid("p_values", self.p_values),
+        normalise_grid(self, T=check_int("T", self.T, 2, GRID_MAXIMUM["T"]),
+                       d_values=int_grid("d_values", self.d_values, 1, at_least=2),
+                       B_values=int_grid("B_values", self.B_values, 1, at_least=2), p_values=p_grid("p_values", self.p_values),
                        inset_T=check_int("inset_T", self.inset_T, 3, GRID_MAXIMUM["T"]),
                        inset_d=check_int("inset_d", self.inset_d, 1, GRID_MAXIMUM["d"]))
 

@@ -264,14 +264,11 @@ def _stored_screen() -> tuple:  # the stored regression screen: its table, grid 
 
 
 def _left(movers: pd.DataFrame, grid) -> str:
-    """The descent's share of each mover's plateau, briefly, for the landing page (`plateau_left` says it in full)."""
+    """Which movers leave no plateau, briefly, for the landing page (`plateau_left` says it in full, with the shares)."""
     col = f"descent_T{grid.T[-1]}"
-    if col not in movers or not movers[col].notna().any():
-        return ""
-    gone = [_short(r) for _, r in movers.iterrows() if r[col] > NO_PLATEAU_SHARE]
-    return (", where the descent is " + " and ".join(f"{r[col]:.0%}" for _, r in movers.iterrows())
-            + " of the measured plateau" + (f" ({' and '.join(gone)}: no plateau left by the registered measure, over "
-                                            f"{NO_PLATEAU_SHARE:.0%})" if gone else ""))
+    gone = [_short(r) for _, r in movers.iterrows() if col in movers and r[col] > NO_PLATEAU_SHARE]
+    return (f"; {' and '.join(gone)} {'leaves' if len(gone) == 1 else 'leave'} no plateau by the measure registered "
+            "with the d = 16 screen" if gone else "")
 
 
 def why_line() -> str:

@@ -16,7 +16,7 @@ from ...report import glue_figure, glue_text
 from ..context import Context
 from ..unsaid.show import _spoken, priced
 from . import read
-from .runs import RECALL_READINGS, UnsaidRecall, UnsaidRecallGrid
+from .runs import RECALL_READINGS, UNSAID_RECALL_GRIDS, UnsaidRecall, UnsaidRecallGrid
 
 PAPER_SPEEDUP = float(PAPER["figure5_speedup"]["B"])
 # Shorter names for the landing page's sentences, where the chapter's full descriptions do not fit a table cell.
@@ -161,8 +161,9 @@ def whose_recall() -> str:
     hits = [k for k in done if verdicts[k][f"unsaid_recall.{k}.recovers"] == "agrees"]
     movers = [k for k in done if verdicts[k][f"unsaid_recall.{k}.moves"] == "agrees"]
     each = "; ".join(f"{_short(rows.loc[k])}: {rows.loc[k, 'speedup_ours']:.2f}×" for k in done)
-    text = (f"For recall, in-context repetition speeds learning up {_ratio(rows.loc['book'], 'speedup')} against the "
-            f"paper's ≈{PAPER_SPEEDUP:g}×, and ")
+    seeds = f"{min(UNSAID_RECALL_GRIDS['paper_cpu'].seeds)}–{max(UNSAID_RECALL_GRIDS['paper_cpu'].seeds)}"
+    text = (f"For recall, on the screen's own seeds ({seeds}), in-context repetition speeds learning up "
+            f"{_ratio(rows.loc['book'], 'speedup')} against the paper's ≈{PAPER_SPEEDUP:g}×, and ")
     if all(rows.loc[k, "moves_high"] < 1.0 for k in done):  # each interval over the book's lies below 1
         return text + (f"{'both' if len(done) == 2 else 'the' if len(done) == 1 else 'all'} other reading"
                        f"{'s' if len(done) > 1 else ''} of a query with no occurrence lower{'' if len(done) > 1 else 's'} "
