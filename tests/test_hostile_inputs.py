@@ -503,6 +503,7 @@ def test_long_paper_cpu_work_on_a_cpu_asks_for_yes_before_any_run(data_dir, monk
             return ""
 
     calls: list[list] = []
+    monkeypatch.setenv("EMERGENCE_HOST_RATES", "float32=145,bfloat16=690")  # a host where its bfloat16 runs may run
     monkeypatch.setattr(cli_module, "resolve_device", lambda device: "cpu")
     monkeypatch.setattr(cli_module, "cpu_estimate", lambda *a, **k: Estimate())
     monkeypatch.setattr(cli_module, "run_sweep", lambda runs, cache, **k: calls.append(list(runs)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import numpy as np
 import pandas as pd
 
 from ... import claims
@@ -96,3 +97,84 @@ def screen16(ctx: Context) -> SimpleNamespace:
             checked.append(claims.record(f"screen16.{key}.{q}", r["ours"], "paper_cpu", interval=(r["low"], r["high"])))
         rows.append({"reading": what} | {q: got[q]["ours"] for q in QUANTITIES})
     return SimpleNamespace(checked=checked, table=pd.DataFrame(rows), grid=g)
+
+
+# ---- Chapter 03's figure of the paper's model as the paper drew Figure 3, and of the law's shape.
+def _point_means(summary: pd.DataFrame) -> pd.DataFrame:
+    """Geometric-mean plateau per (T, d, B) over the seeds that crossed, with how many."""
+    ok = summary[np.isfinite(summary["plateau_length"].astype(float))].copy()
+    ok["log"] = np.log(ok["plateau_length"].astype(float))
+    g = ok.groupby(["T", "d", "B"])["log"].agg(["mean", "count"]).reset_index()
+    return g.assign(plateau=np.exp(g["mean"]), x=g["T"] / g["B"])
+
+
+def all_seeds() -> pd.DataFrame:
+    """Every stored run of the paper's model at the paper's Figure 3 points: the first seeds and the fresh ones."""
+    from ..table1.read import stored_summaries
+
+    first = stored_summaries()[0]
+    fresh = joint_read.fresh_summary()[0]
+    cols = ["T", "d", "B", "seed", "plateau_length"]
+    return pd.concat([f[cols] for f in (first, fresh) if len(f)], ignore_index=True)
+
+
+def paper_figure(ctx: Context) -> SimpleNamespace:
+    """The paper's Figure 3 drawn as the paper drew it, on its model (issue 60 item 7), and the shape of the law
+    (issue 61 item 3): (a) plateau against d, one line per T at B = 1; (b) the same at T = 256, one line per B; the
+    paper's law dashed in both; (c) plateau against T/B, every point, one colour per d, with the paper's (T/B)^0.80
+    and the toy theory's T/B as guides; (d) the local T exponent between neighbouring lengths at B = 1 against T/B,
+    with Welch 95% intervals. Every stored seed is drawn (first and fresh): a drawing, the verdicts are the claims'."""
+    import matplotlib.pyplot as plt
+
+    from ...paper import figure3_law
+    from ...plotting import hue_colors, label_panels, plain_log_ticks
+    from ...report import glue_figure
+
+    if ctx.scale == "smoke":
+        return SimpleNamespace(points=pd.DataFrame())
+    means = _point_means(all_seeds())
+    fig, axes = plt.subplots(1, 4, figsize=(17, 4.6))
+    ds = np.geomspace(12, 80, 20)
+    b1 = means[means["B"] == 1]
+    for (ax, rows, by, fixed) in ((axes[0], b1, "T", {"B": 1}), (axes[1], means[means["T"] == 256], "B", {"T": 256})):
+        colors = hue_colors(sorted(rows[by].unique()))
+        for v, g in rows.groupby(by):
+            g = g.sort_values("d")
+            ax.plot(g["d"], g["plateau"], "o-", color=colors[v], label=f"{by} = {v}")
+            args = {"T": v, "B": fixed["B"]} if by == "T" else {"T": fixed["T"], "B": v}
+            ax.plot(ds, [figure3_law(args["T"], d, args["B"]) for d in ds], "--", color=colors[v], lw=1)
+        ax.set(xscale="log", yscale="log", xlabel="d", ylabel="plateau (steps)",
+               title="B = 1, one line per T" if by == "T" else "T = 256, one line per B")
+        ax.legend(fontsize=8, frameon=False)
+        plain_log_ticks(ax)
+    colors = hue_colors(sorted(means["d"].unique()))
+    for d, g in means.groupby("d"):
+        ax = axes[2]
+        one, rep = g[g["B"] == 1], g[g["B"] > 1]
+        ax.plot(one["x"], one["plateau"], "o", color=colors[d], label=f"d = {d}")
+        ax.plot(rep["x"], rep["plateau"], "^", color=colors[d], mfc="none")
+    xs = np.geomspace(32, 256, 20)
+    base = means[(means["d"] == min(means["d"])) & (means["x"] == 32) & (means["B"] == 1)]["plateau"]
+    if len(base):
+        axes[2].plot(xs, base.iloc[0] * (xs / 32) ** 0.8, "k--", lw=1, label="(T/B)^0.80 (paper)")
+        axes[2].plot(xs, base.iloc[0] * (xs / 32), "k:", lw=1, label="T/B (toy theory)")
+    axes[2].set(xscale="log", yscale="log", xlabel="T/B", ylabel="plateau (steps)",
+                title="all points (B > 1 open)")
+    axes[2].legend(fontsize=8, frameon=False)
+    plain_log_ticks(axes[2])
+    summary = all_seeds()
+    for d in sorted(summary["d"].unique()):
+        rows = pd.DataFrame(read.local_exponents(summary, int(d)))
+        if len(rows):
+            axes[3].errorbar(rows["T_mid"], rows["ours"], yerr=[rows["ours"] - rows["low"], rows["high"] - rows["ours"]],
+                             fmt="o-", color=colors.get(d, "k"), capsize=3, label=f"d = {d}")
+    axes[3].axhline(0.8, color="k", ls="--", lw=1, label="paper's 0.80")
+    axes[3].axhline(1.0, color="k", ls=":", lw=1, label="toy theory's 1")
+    axes[3].set(xscale="log", xlabel="T (B = 1; each step's middle)", ylabel="local T exponent",
+                title="local T exponent (the bend)")
+    axes[3].legend(fontsize=8, frameon=False)
+    plain_log_ticks(axes[3], "x")
+    label_panels(axes)
+    fig.tight_layout()
+    glue_figure("fig3_paper", fig)
+    return SimpleNamespace(points=means)
