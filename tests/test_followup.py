@@ -198,6 +198,7 @@ def test_exponent_table_prints_a_lack_of_fit_test_that_rejects_a_bent_law_and_no
     assert table.loc["straight", "lack-of-fit p"] > 0.5 and table.loc["bent", "lack-of-fit p"] < 1e-6
 
 
+@pytest.mark.integration  # it trains or reads every stored run: the integration tier
 def test_data_seed_splits_the_data_from_the_initialisation():
     """With the readout at zero, the loss at step 0 depends on the data only: counted from the curves, runs that share
     their data (whatever the initialisation) start at the same loss, and runs that share their initialisation but

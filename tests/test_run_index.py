@@ -11,6 +11,7 @@ from emergence_lib.experiments import figures
 from emergence_lib.results import RunResult
 
 
+@pytest.mark.integration  # it trains or reads every stored run: the integration tier
 def test_every_stored_transformer_run_of_every_figure_is_present_once_with_its_plateau():
     """The browser said "every stored run" and left out Table 1's recall runs (95) and the width-256 ablations (129)."""
     from emergence_lib.configs import SCALES
@@ -38,6 +39,7 @@ def test_every_stored_transformer_run_of_every_figure_is_present_once_with_its_p
     assert data["unlisted"] == len(on_disk - set(by_key)), "what is not listed is counted on the page"
 
 
+@pytest.mark.integration  # it trains or reads every stored run: the integration tier
 def test_no_ratio_is_taken_against_a_law_fitted_at_another_threshold():
     """Cross-sample plateaus (read at loss 0.4) were divided by the p = 0 law (loss 0.1): p = 0.4 runs read as 4–14×
     faster than the law."""

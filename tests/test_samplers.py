@@ -189,6 +189,7 @@ def test_sampling_batched_seeds_on_threads_gives_the_same_batches_as_one_after_a
     assert all(torch.equal(a, b) for a, b in zip(serial, threaded)) and len(serial) == len(threaded) == 16
 
 
+@pytest.mark.integration  # it trains or reads every stored run: the integration tier
 def test_a_batched_run_trained_with_threaded_sampling_equals_the_serial_one(monkeypatch):
     """End to end: three seeds trained as one model, their batches drawn on threads (as on a GPU), store the same
     runs as the serial draw: same curves, same crossings (`cache.differences` finds nothing)."""

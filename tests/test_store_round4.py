@@ -18,9 +18,19 @@ TOY = ToyFlowConfig(T=16, d=4)
 SMALL = TransformerRegressionConfig(T=8, d=4, d_model=16, d_qk=4, lr=3e-3, max_steps=150, seed=0, stop_factor=None)
 
 
+@pytest.fixture(scope="module")
+def _trained(tmp_path_factory):
+    """The two runs trained once per module (a worker), then copied into each test's own store."""
+    root = tmp_path_factory.mktemp("trained")
+    run_sweep([TOY, SMALL], ResultCache(root), progress=False, executor="serial")
+    return root
+
+
 @pytest.fixture
-def store(data_dir):
-    run_sweep([TOY, SMALL], ResultCache(data_dir), progress=False, executor="serial")
+def store(data_dir, _trained):
+    import shutil
+
+    shutil.copytree(_trained, data_dir, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.lock"))
     return ResultCache(data_dir)
 
 
