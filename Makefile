@@ -79,3 +79,4 @@ bench: $(STAMP)
 	$(PY) bench/toy_vectorisation.py
 	$(PY) bench/transformer_speed.py
 	$(PY) bench/executors.py
+	OMP_NUM_THREADS=1 $(PY) bench/host_precision.py

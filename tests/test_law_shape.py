@@ -132,3 +132,20 @@ def test_the_descent_share_of_a_plateau():
     fast = np.array([0.5, 0.3, 0.2, 0.1, 0.05])  # leaves 0.45 before step 10: the descent is the whole plateau
     assert descent_share(steps, fast, 1000.0) > 0.9
     assert math.isnan(descent_share(steps, flat, float("inf")))
+
+
+def test_the_screens_answer_speaks_only_from_its_registered_verdicts():
+    """Issue 61 item 3: B4's sentence on the d = 16 screen comes from the registered verdicts alone: flip a verdict
+    and the words change; a reading recovers 0.80 only where both its verdicts agree and it moved down."""
+    from emergence_lib.experiments.bend.show import screen16_answer
+
+    table = pd.DataFrame([{"reading": "the book's reading", "key": "book", "moves": float("nan")},
+                          {"reading": "no positions", "key": "positions_none", "moves": -0.4}])
+    verdicts = {"book.bend": "agrees", "book.T_exponent": "differs", "positions_none.bend": "inconclusive",
+                "positions_none.straightens": "agrees", "positions_none.T_exponent": "agrees",
+                "positions_none.T_moves": "agrees"}
+    text = screen16_answer(table, verdicts, "not run yet")
+    assert "bends upward" in text and "no positions straightens the bend" in text and "no positions recovers 0.80" in text
+    flipped = screen16_answer(table, verdicts | {"positions_none.T_moves": "inconclusive"}, "not run yet")
+    assert "none is shown to recover 0.80" in flipped
+    assert "nothing is judged yet" in screen16_answer(table, {}, "not run yet (0 of 83 runs stored)")

@@ -66,12 +66,14 @@ def screen_summaries() -> tuple[dict[str, pd.DataFrame], dict, int, int]:
 
 def screen16(ctx: Context) -> SimpleNamespace:
     """Judge each reading of the d = 16 screen whose runs, and the book's, are all stored; the rest say what they
-    wait for, with its price."""
+    wait for, with its price. Glues the screen's answer (`screen16_answer`, from the registered verdicts alone) and
+    its figure (`screen16_fig`: each reading's bend beside the book's)."""
     g = SCREEN_GRIDS["paper_cpu"]
     if ctx.scale == "smoke":
         glue_text("screen16_runs", "none at smoke scale")
+        glue_text("screen16_answer", "Not judged at smoke scale.")
         return SimpleNamespace(checked=[], table=pd.DataFrame(), grid=g)
-    by, _, have, need = screen_summaries()
+    by, results, have, need = screen_summaries()
     glue_text("screen16_runs", f"{have} of {need}")
     want = len(g.T) * len(g.seeds)
     stored = {k: len(by.get(k, [])) for k, _, _ in SCREEN_READINGS}
@@ -79,10 +81,13 @@ def screen16(ctx: Context) -> SimpleNamespace:
     cost = Screen16(scale="paper_cpu").price()
     waiting = f"not run yet ({have} of {need} runs stored" + (f"; {cost.price()}" if cost else "") + ")"
     checked, rows = [], []
+    verdicts: dict[str, str] = {}
     if book is not None:
-        for q in ("bend", "T_exponent"):
-            r = read.over_seeds(book[q])
+        own = {q: read.over_seeds(book[q]) for q in ("bend", "T_exponent")}
+        for q, r in own.items():
             checked.append(claims.record(f"screen16.book.{q}", r["ours"], "paper_cpu", interval=(r["low"], r["high"])))
+            verdicts[f"book.{q}"] = checked[-1].status
+        rows.append({"reading": "the book's reading", "key": "book"} | {f"bend_{k}": own["bend"][k] for k in ("ours", "low", "high")})
     else:
         for q in ("bend", "T_exponent"):
             claims.record_not_run(f"screen16.book.{q}", waiting)
@@ -90,13 +95,52 @@ def screen16(ctx: Context) -> SimpleNamespace:
         if book is None or stored[key] < want:
             for q in QUANTITIES:
                 claims.record_not_run(f"screen16.{key}.{q}", waiting)
+            rows.append({"reading": what, "key": key, "bend_ours": float("nan"), "bend_low": float("nan"),
+                         "bend_high": float("nan")})
             continue
         got = read.screen_quantities(read.per_seed(read.seed_logs(by[key], g.d, g.T)), book)
         for q in QUANTITIES:
             r = got[q]
             checked.append(claims.record(f"screen16.{key}.{q}", r["ours"], "paper_cpu", interval=(r["low"], r["high"])))
-        rows.append({"reading": what} | {q: got[q]["ours"] for q in QUANTITIES})
-    return SimpleNamespace(checked=checked, table=pd.DataFrame(rows), grid=g)
+            verdicts[f"{key}.{q}"] = checked[-1].status
+        rows.append({"reading": what, "key": key, "moves": got["T_moves"]["ours"]}
+                    | {f"bend_{k}": got["bend"][k] for k in ("ours", "low", "high")})
+    table = pd.DataFrame(rows)
+    glue_text("screen16_answer", screen16_answer(table, verdicts, waiting))
+    _screen16_figure(table)
+    return SimpleNamespace(checked=checked, table=table, grid=g)
+
+
+def screen16_answer(table: pd.DataFrame, verdicts: dict[str, str], waiting: str) -> str:
+    """The d = 16 screen in words, from its registered verdicts alone: whether the book's reading bends, and per
+    reading whether it straightens the bend and whether it recovers 0.80 (both its verdicts agreeing, downward)."""
+    if "book.bend" not in verdicts:
+        return f"The d = 16 screen is {waiting}: nothing is judged yet."
+    says = {"agrees": "bends upward", "differs": "bends the other way", "inconclusive": "is not shown to bend"}
+    out = [f"The book's reading at d = 16 {says[verdicts['book.bend']]} (registered verdict), and its T exponent from "
+           f"32 to 256 {'agrees with' if verdicts['book.T_exponent'] == 'agrees' else 'differs from' if verdicts['book.T_exponent'] == 'differs' else 'cannot be told from'} 0.80."]
+    judged = [r for _, r in table.iterrows() if f"{r['key']}.straightens" in verdicts]
+    straight = [r["reading"] for r in judged if verdicts[f"{r['key']}.straightens"] == "agrees"]
+    recover = [r["reading"] for r in judged if verdicts[f"{r['key']}.T_exponent"] == "agrees"
+               and verdicts[f"{r['key']}.T_moves"] == "agrees" and r["moves"] < 0]
+    if judged:
+        out.append(f"Of {len(judged)} other readings judged, " + (f"{', '.join(straight)} straighten{'s' if len(straight) == 1 else ''} the bend"
+                   if straight else "none is shown to straighten the bend") + "; " + (f"{', '.join(recover)} recover{'s' if len(recover) == 1 else ''} 0.80"
+                   if recover else "none is shown to recover 0.80") + ".")
+    rest = [r["reading"] for _, r in table.iterrows() if r["key"] != "book" and f"{r['key']}.straightens" not in verdicts]
+    if rest:
+        out.append(f"Not run yet: {'; '.join(rest)} ({waiting.removeprefix('not run yet (').rstrip(')')}).")
+    return " ".join(out)
+
+
+def _screen16_figure(table: pd.DataFrame) -> None:
+    from ...plotting import readings_plot
+    from ...report import glue_figure
+
+    full = [bool(np.isfinite(v)) for v in table["bend_ours"]] if len(table) else []
+    fig = readings_plot(table.rename(columns={"reading": "what"}), "bend", full, 0.0, "no bend (one power law)",
+                        "bend: local T exponent 128 → 256 minus 32 → 64 (d = 16)")
+    glue_figure("screen16_fig", fig)
 
 
 # ---- Chapter 03's figure of the paper's model as the paper drew Figure 3, and of the law's shape.

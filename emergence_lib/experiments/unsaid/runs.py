@@ -4,10 +4,13 @@
 The quantity is the T exponent where the book departs most from the paper's law: the slope of the mean log plateau
 from T = 64 to T = 256 (B = 1), at d = 8, which keeps a seed at T = 256 within about half an hour on one core. Each
 reading runs 4 seeds at both lengths. The book's reading runs twice: in float32 (every stored run of the book is
-float32) and in bfloat16. bfloat16 autocast runs a step at T = 256 about 2.9x faster on this CPU (AMX: 0.23 against
-0.67 s, measured before registration), so every other reading runs in bfloat16 and is compared with the book's reading
-in bfloat16: each comparison keeps its precision matched, and the bfloat16 reading's own claims (bfloat16 against
-float32) say whether the precision moves the law. Readings run in the order listed: the book's, the precision, then
+float32) and in bfloat16. A timing before registration, on the Intel host with AMX that ran the screen, put a bfloat16 step at
+T = 256 at 0.23 s against float32's 0.67 (2.9x); the stored runs' own seconds, which count their neighbours' load,
+show 0.92x [0.71, 1.18] of float32's time a step at T = 256 (issue 62), so no speed-up is established; on a host
+without bfloat16 units a step is 14-18x slower (`make bench` measures both on the host it runs on, and `host` refuses
+bfloat16 runs where it is the slower precision). Every other reading runs in bfloat16 and is compared with the book's
+reading in bfloat16: each comparison keeps its precision matched, and the bfloat16 reading's own claims (bfloat16
+against float32) say whether the precision moves the law. Readings run in the order listed: the book's, the precision, then
 the readings most likely to move the T exponent first (those that change how strongly the token stands out from the
 positions), the optimiser's last.
 
