@@ -212,10 +212,41 @@ def test_the_landing_table_is_filled_from_the_chapters(reports):
     for word in ("reproduced", "agrees", "differs"):
         assert word in text, f"the landing table shows no '{word}'"
     assert "not judged in this build" not in text, "the landing page read no logged verdicts"
-    board = reports["chapters/scoreboard.html"].text
+    board = (HTML / "chapters" / "scoreboard.html").read_text()  # its table is folded: read the page, not the screen
     for mark in ("✓ reproduced", "△ differs", "○ not run"):
         assert mark in board, f"the scoreboard shows no '{mark}'"
     assert board.count("✓ reproduced") >= 20
+
+
+@pytest.mark.parametrize("screen, most", [("laptop", 6.0), ("phone", 15.0)])
+def test_the_scoreboard_opens_with_its_summary_and_is_a_few_screens(reports, phone_reports, screen, most):
+    """Issue 60 item 8: it was 43.5 screens at 1280 px and 107.6 at 390, its 186-row table first."""
+    r = (reports if screen == "laptop" else phone_reports)["chapters/scoreboard.html"]
+    assert r.height / r.viewport_height <= most, f"{r.height / r.viewport_height:.1f} screens"
+    assert r.text.index("At a glance") < r.text.index("Scorecard"), "the summary first"
+
+
+def test_the_landing_verdict_comes_first_and_each_headline_number_is_the_chapters(reports):
+    """Issue 60 items 1 and 3: the three-line verdict (reproduces, does not, why) precedes the table, and each headline
+    claim's logged number, printed on the landing page, is the number its chapter's page prints."""
+    import json
+
+    from emergence_lib.claims import REGISTRY
+    from emergence_lib.headlines import HEADLINES
+
+    text = reports["intro.html"].text
+    marks = [text.index(w) for w in ("Reproduces", "Does not", "Why:", "The paper's claim")]
+    assert marks == sorted(marks), "reproduces, does not, why, then the table"
+    logs = ROOT / "_build" / "claims"
+    for h in HEADLINES:
+        c = REGISTRY[h.key]
+        found = [p for p in logs.glob(f"{c.key}@*.json")]
+        if not found or c.chapter is None:
+            continue
+        number = format(json.loads(found[0].read_text())["ours"], c.fmt).replace("-", "−")
+        chapter = reports[f"chapters/{c.chapter}.html"].text + (HTML / "chapters" / f"{c.chapter}.html").read_text()
+        assert number in text, f"{h.key}: {number} is not on the landing page"
+        assert number in chapter, f"{h.key}: the landing page prints {number}, its chapter does not"
 
 
 def test_a_screenshot_of_every_page(reports):

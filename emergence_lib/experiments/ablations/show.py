@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
+from matplotlib.lines import Line2D
 import numpy as np
 import pandas as pd
 
@@ -102,10 +103,14 @@ def figure14(res14: Results) -> SimpleNamespace:
         tables14[name], fits14[name] = t, fit_power_law(t, ["d", "T"])
         plotting.plot_plateau_vs_x(ax, t, hue="T", fit=fits14[name], paper_law=paper["figure14 " + name], legend=False)
         ax.set_title(name)
-    axes[0].legend(*axes[0].get_legend_handles_labels(), loc="upper left")
+    # Below the panels, never on a curve, with the line styles named once (issue 60 item 7).
+    handles, labels = axes[0].get_legend_handles_labels()
+    handles += [Line2D([], [], color="0.3", ls="-"), Line2D([], [], color="0.3", ls=":")]
+    labels += ["our fitted law", "the paper's law"]
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False, bbox_to_anchor=(0.5, -0.02))
     axes[0].set_ylabel("plateau length (steps)")
     plotting.label_panels(axes)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     glue_figure("fig14", fig)
     rows = []
     for name, f in fits14.items():
@@ -144,6 +149,7 @@ def figure14_longer(res14: Results, budget: int) -> pd.DataFrame:
             miss = g[~np.isfinite(g["plateau_length"])]
             ax.plot(miss["T"], [budget] * len(miss), "^", color=color, mfc="none", ms=10)
     ax.set(xscale="log", yscale="log", xlabel="$T$", ylabel="plateau length (steps)")
+    plotting.plain_log_ticks(ax)  # "3 × 10¹4 × 10¹" once ran together on the T axis
     ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1))
     glue_figure("fig14_long", fig)
     long_table = pd.DataFrame(rows)

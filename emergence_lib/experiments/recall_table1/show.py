@@ -131,6 +131,7 @@ def figure5(ctx: Context) -> SimpleNamespace:
     _record(lambda v, iv: ctx.record("recall_t1.figure5.overfitting", v, interval=iv), f"{KEY}.figure5.overfitting", lag, counts["figure5_B"][0] == counts["figure5_B"][1],
             _count(counts, "figure5_B"), checked)
     steps = read.repetition_steps({"B": tables["figure5_B"], "p": tables["figure5_p"]})
+    glue_figure("fig5_measured", _figure5(tables))
     glue_text("rt1_f5_sentence", repetition_sentence(steps) + " " + shortcut_sentence(tables["figure5_B"], steps))
     _, _, B5, p5, _ = figure.grid.fig5
     glue_text("rt1_f5_extremes", f"B = {max(B5)}, p = {max(p5):g}")
@@ -395,5 +396,33 @@ def _figure4(table: pd.DataFrame) -> plt.Figure:
     if axes[0].get_legend_handles_labels()[0]:
         axes[0].legend(fontsize=9)
     plotting.label_panels(axes)
+    fig.tight_layout()
+    return fig
+
+
+def _figure5(tables: dict[str, pd.DataFrame]) -> plt.Figure:
+    """The paper's Figure 5 on its recall model, as speed-ups: steps to 50% test accuracy at each level of in-context
+    (B) and cross-sample (p) repetition over the level without it, each seed (dots, paired by seed) and their
+    geometric mean (line), with the paper's ≈4× and ≈2× (read off its figure) dashed."""
+    from ...paper import PAPER
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    for ax, by, base, paper in ((axes[0], "B", 1, PAPER["figure5_speedup"]["B"]), (axes[1], "p", 0.0, PAPER["figure5_speedup"]["p"])):
+        t = tables[f"figure5_{by}"]
+        if len(t):
+            wide = t.pivot_table(index="seed", columns=by, values="steps to 50%")
+            ratio = wide.rdiv(wide[base], axis=0)  # steps without repetition over steps with it, per seed
+            for level in ratio.columns:
+                ax.plot([level] * len(ratio), ratio[level], "o", color="C0", alpha=0.5, ms=5)
+            ax.plot(ratio.columns, np.exp(np.log(ratio).mean()), "-", color="C0", label="ours (geometric mean)")
+        ax.axhline(paper, color="k", ls="--", lw=1, label=f"the paper's ≈{paper:g}× (read off its figure)")
+        ax.axhline(1.0, color="0.6", lw=1)
+        ax.set(xlabel="B (copies in context)" if by == "B" else "p (cross-sample repetition)",
+               ylabel="speed-up to 50% test accuracy", yscale="log")
+        ax.set_yticks([0.5, 1, 2, 4], ["0.5×", "1×", "2×", "4×"])
+        ax.minorticks_off()
+        ax.legend(fontsize=8, frameon=False, loc="lower left")
+    axes[0].set_title("in-context repetition")
+    axes[1].set_title("cross-sample repetition")
     fig.tight_layout()
     return fig

@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import matplotlib.pyplot as plt
+from matplotlib.lines import Line2D
 
 from ... import plotting
 from ...paper import PAPER
@@ -35,8 +36,11 @@ def figure2(results: Results, figure: Figure2) -> SimpleNamespace:
         plotting.plot_curves(ax, results[key].curves, hue=hue)
         ax.set_ylabel("test loss")
         ax.set_title(f"loss, $T$ = {figure.grid.inset_T}, $d$ = {figure.grid.inset_d}")
-    for ax in axes[0]:
-        ax.legend(*ax.get_legend_handles_labels(), loc="upper left", bbox_to_anchor=(0.0, -0.16), ncol=2)
+    for ax in axes[0]:  # the line styles named once in each legend: solid ours, dotted the paper's (issue 60 item 7)
+        handles, labels = ax.get_legend_handles_labels()
+        handles += [Line2D([], [], color="0.3", ls="-"), Line2D([], [], color="0.3", ls=":")]
+        labels += ["our fitted law", "the paper's law"]
+        ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(0.0, -0.16), ncol=3)
     plotting.label_panels(axes)
     fig.tight_layout()
     glue_figure("fig2", fig)
