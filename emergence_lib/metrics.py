@@ -387,7 +387,7 @@ def lack_of_fit_test(runs: pd.DataFrame, predictors: Sequence[str], target: str)
 
 # A run "leaves its plateau" once its loss falls below 0.45 (10% of the way down from ½); a reading "removes the
 # plateau" where the descent from there to the threshold is over half of the measured plateau (registered with the
-# d = 16 screen, `claims.bend`; the book's reading at d = 8 spends 6-18% of its plateau in the descent).
+# d = 16 screen, `claims.bend`; the book's reading at d = 8 spends a few percent to a fifth of its plateau in the descent).
 LEAVES = 0.45
 NO_PLATEAU_SHARE = 0.5
 

@@ -221,9 +221,10 @@ def test_the_marker_sentence_follows_the_louder_relevance_features_verdict(monke
     assert show.marker(_two_movers(), {}, grid) == "Not run yet."
 
 
-def test_whose_recall_says_both_readings_lower_the_speedup_only_when_both_intervals_do(monkeypatch):
-    """The landing page's recall sentence: 'both lower it' only where each reading's interval over the book's lies
-    below 1; nothing is said until the book's reading and another are stored."""
+def test_whose_recall_speaks_from_the_registered_verdicts_never_from_an_intervals_side(monkeypatch):
+    """The landing page's recall sentence said 'both lower it' because each reading's interval over the book's lay
+    below 1, a direction no registered verdict gives (the registered 'moves' verdicts: differs, inconclusive). It now
+    says what the verdicts say; nothing is said until the book's reading and another are stored."""
     from emergence_lib.experiments.unsaid_recall.runs import UnsaidRecall
 
     def rows(high: float) -> pd.DataFrame:
@@ -236,11 +237,10 @@ def test_whose_recall_says_both_readings_lower_the_speedup_only_when_both_interv
              "moves_ours": 0.63, "moves_low": 0.51, "moves_high": high, **base}])
     monkeypatch.setattr(UnsaidRecall, "cached", lambda self: ({}, 0, 0))
     monkeypatch.setattr(recall_read, "recall_complete", lambda results, g, key: True)
-    monkeypatch.setattr(recall_read, "recall_screen", lambda results, g: rows(0.77))
-    both = recall_show.whose_recall()
-    assert "both other readings of a query with no occurrence lower it (training sequences without the query kept: 1.20×; the text" in both
-    monkeypatch.setattr(recall_read, "recall_screen", lambda results, g: rows(1.10))
-    assert "lower" not in recall_show.whose_recall() and "neither of two other readings of a query with no occurrence is shown" in recall_show.whose_recall()
+    for high in (0.77, 1.10):
+        monkeypatch.setattr(recall_read, "recall_screen", lambda results, g: rows(high))
+        text = recall_show.whose_recall()
+        assert "lower" not in text and "neither of two other readings of a query with no occurrence is shown" in text, text
     monkeypatch.setattr(recall_read, "recall_complete", lambda results, g, key: key == "book")
     assert recall_show.whose_recall() == ""
 

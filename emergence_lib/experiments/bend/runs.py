@@ -91,7 +91,7 @@ class ScreenGrid:
 SCREEN_GRIDS = {
     "smoke": ScreenGrid(model={"d_model": 32, "d_qk": 8}, lr=3e-3, max_steps=3000, stop_factor=1.2, d=4,
                         T=(8, 16, 32, 64), seeds=(0, 1), book_stored=(), readings=("book", "relevance_x2")),
-    # Table 1's model and optimiser in float32, as the first seeds ran; max 20,000 steps (about 10x the book's plateau
+    # Table 1's model and optimiser in float32, as the first seeds ran; max 20,000 steps (about 6x the book's plateau
     # at (256, 16)): a seed that has not crossed by then is a lower bound, and leaves that reading's quantities.
     "paper_cpu": ScreenGrid(model={"d_model": 256, "d_qk": 64}, lr=1e-4, max_steps=20_000, stop_factor=1.2, d=16,
                             T=(32, 64, 128, 256), seeds=(0, 1, 2, 3),

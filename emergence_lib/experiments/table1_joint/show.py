@@ -170,8 +170,9 @@ def facts() -> dict[str, str]:
     from ..unsaid_recall.show import whose_recall, why_line_recall
 
     summary = stored_summaries()[0]
+    # The bend's own segments (`bend.runs.BEND_SEGMENTS`), so that one quantity has one number on every page.
     short = [local_T_exponent(summary, d, 32, 64) for d in (16, 32)]
-    long_ = [local_T_exponent(summary, d, T0, T1) for d in (16, 32) for T0, T1 in ((128, 192), (192, 256))]
+    long_ = [local_T_exponent(summary, d, 128, 256) for d in (16, 32)]
     low, high = local_d_exponent(summary, 256, 16, 32), local_d_exponent(summary, 256, 32, 64)
     tokens = min(RECALL_MEASURED_GRIDS["paper_cpu"].n_tokens)
     return {

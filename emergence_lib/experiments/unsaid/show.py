@@ -268,7 +268,7 @@ def _left(movers: pd.DataFrame, grid) -> str:
     col = f"descent_T{grid.T[-1]}"
     gone = [_short(r) for _, r in movers.iterrows() if col in movers and r[col] > NO_PLATEAU_SHARE]
     return (f"; {' and '.join(gone)} {'leaves' if len(gone) == 1 else 'leave'} no plateau by the measure registered "
-            "with the d = 16 screen" if gone else "")
+            "with the d = 16 screen, applied after this screen's data" if gone else "")
 
 
 def why_line() -> str:
@@ -280,7 +280,7 @@ def why_line() -> str:
         return "No unstated choice screened yet (Beyond 4)."
     movers = _movers(done)
     moved = ("" if not len(movers) else
-             f"{_spoken(len(movers)).capitalize()} unstated choice{'s' if len(movers) > 1 else ''} move{'' if len(movers) > 1 else 's'} "
+             f"At d = {grid.d}, {_spoken(len(movers))} unstated choice{'s' if len(movers) > 1 else ''} move{'' if len(movers) > 1 else 's'} "
              "it by more than 0.2 (to " + " and ".join(f"{r['exponent_ours']:.2f}" for _, r in movers.iterrows())
              + _left(movers, grid) + "). ")
     if len(within):
