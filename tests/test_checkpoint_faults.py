@@ -223,3 +223,15 @@ def test_a_killed_stores_draft_is_removed_when_its_run_is_stored(tmp_path):
     cache.save(RUN, RunResult(summary=summary, curve={"step": np.array([0.0, 50.0]),
                                                       "loss_no_repetition": np.array([0.5, 0.05])}))
     assert not draft.exists() and cache.load(RUN) is not None
+
+
+def test_a_field_added_to_the_configs_at_its_default_keeps_every_checkpoint():
+    """Adding `position_scale` (at its default) to every regression config changed the hash over all fields, and the
+    next sweep set aside both checkpoints in flight (40 minutes of Table 1's model each): the hash now reads the
+    config as its key does, fields added later left out at their default."""
+    from emergence_lib.cache import config_dict
+    from emergence_lib.checkpoints import config_hash
+
+    assert "position_scale" not in config_dict(RUN) and "relevance_gain" not in config_dict(RUN)
+    assert config_hash(RUN) == config_hash(TransformerRegressionConfig(**{**config_dict(RUN), "position_scale": 1.0}))
+    assert config_hash(RUN) != config_hash(TransformerRegressionConfig(**{**config_dict(RUN), "position_scale": 0.25}))
