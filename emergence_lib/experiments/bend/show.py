@@ -177,7 +177,8 @@ def paper_figure(ctx: Context) -> SimpleNamespace:
     if ctx.scale == "smoke":
         return SimpleNamespace(points=pd.DataFrame())
     means = _point_means(all_seeds())
-    fig, axes = plt.subplots(1, 4, figsize=(17, 4.6))
+    fig, grid = plt.subplots(2, 2, figsize=(12, 8.6))
+    axes = grid.ravel()
     ds = np.geomspace(12, 80, 20)
     b1 = means[means["B"] == 1]
     for (ax, rows, by, fixed) in ((axes[0], b1, "T", {"B": 1}), (axes[1], means[means["T"] == 256], "B", {"T": 256})):
@@ -189,7 +190,7 @@ def paper_figure(ctx: Context) -> SimpleNamespace:
             ax.plot(ds, [figure3_law(args["T"], d, args["B"]) for d in ds], "--", color=colors[v], lw=1)
         ax.set(xscale="log", yscale="log", xlabel="d", ylabel="plateau (steps)",
                title="B = 1, one line per T" if by == "T" else "T = 256, one line per B")
-        ax.legend(fontsize=8, frameon=False)
+        ax.legend(fontsize=11, frameon=False)
         plain_log_ticks(ax)
     colors = hue_colors(sorted(means["d"].unique()))
     for d, g in means.groupby("d"):
@@ -204,7 +205,7 @@ def paper_figure(ctx: Context) -> SimpleNamespace:
         axes[2].plot(xs, base.iloc[0] * (xs / 32), "k:", lw=1, label="T/B (toy theory)")
     axes[2].set(xscale="log", yscale="log", xlabel="T/B", ylabel="plateau (steps)",
                 title="all points (B > 1 open)")
-    axes[2].legend(fontsize=8, frameon=False)
+    axes[2].legend(fontsize=11, frameon=False)
     plain_log_ticks(axes[2])
     from ..table1.read import local_T_exponent, stored_summaries
 
@@ -220,7 +221,7 @@ def paper_figure(ctx: Context) -> SimpleNamespace:
     axes[3].axhline(1.0, color="k", ls=":", lw=1, label="toy theory's 1")
     axes[3].set(xscale="log", xlabel="T (B = 1; each segment's middle)", ylabel="local T exponent",
                 title="the bend (first seeds)")
-    axes[3].legend(fontsize=8, frameon=False)
+    axes[3].legend(fontsize=11, frameon=False)
     plain_log_ticks(axes[3], "x")
     label_panels(axes)
     fig.tight_layout()
