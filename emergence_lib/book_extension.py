@@ -164,10 +164,13 @@ def add_edition(app: Any, pagename: str, templatename: str, context: dict[str, A
     """Append the build's edition to the page's body, where a reader who prints or cites the page sees it."""
     from html import escape
 
-    from .stamp import stamp_line
+    from .stamp import stamp
 
     if "body" in context:
-        context["body"] += f'<p class="build-stamp">{escape(stamp_line())}</p>'
+        s = stamp()
+        # The commit and the data hash are identifiers, set as code: "6082872e52" once read as e-notation in prose.
+        context["body"] += (f'<p class="build-stamp">Version {escape(s["version"])} · built {escape(s["date"])} · commit '
+                            f'<code>{escape(s["commit"])}</code> · data/ SHA-256 <code>{escape(s["data"])}</code></p>')
 
 
 def date_errata(app: Any, doctree: Any) -> None:

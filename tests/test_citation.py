@@ -57,3 +57,15 @@ def test_the_data_hash_changes_with_any_file_of_data(tmp_path):
 def test_the_edition_line_names_version_date_commit_and_data():
     line = stamp.stamp_line({"version": "0.1.0", "date": "2026-12-07", "commit": "abc", "data": "0123456789ab"})
     assert line == "Version 0.1.0 · built 2026-12-07 · commit abc · data/ SHA-256 0123456789ab"
+
+
+def test_the_pages_edition_sets_its_commit_and_data_hash_as_code():
+    """A commit like 6082872e52 read as e-notation in the browser tier's prose check: identifiers are code."""
+    import re
+
+    from emergence_lib.book_extension import add_edition
+
+    context = {"body": "<p>page</p>"}
+    add_edition(None, "intro", "page.html", context, None)
+    prose = re.sub(r"<code>.*?</code>", "", context["body"])
+    assert context["body"].count("<code>") == 2 and not re.search(r"\b\d+(?:\.\d+)?e[-+]?\d+\b", prose)
