@@ -3,12 +3,11 @@ A checksum-consistent ("forged") file whose optimiser, settings or values are no
 starts over, the config's settings win, a record is checked before it is stored, and `status`, the estimate and
 `upgrade-checkpoints` trust a checkpoint only as far as `load` would.
 
-Runs train a tiny model for 120 steps and save three times (`_every_40_steps`), not at every step."""
+Runs train a tiny model for 120 steps and save three times (`save_three_times`), not at every step."""
 
 from __future__ import annotations
 
 import io
-import itertools
 import json
 from pathlib import Path
 
@@ -21,22 +20,17 @@ from emergence_lib.cache import CacheError, ResultCache, differences, run_key
 from emergence_lib.configs import TransformerRegressionConfig
 from emergence_lib.results import RunResult
 from emergence_lib.training import train_regression
+from test_checkpoint_trust import save_three_times  # one helper for both fault rounds
 
 RUN = TransformerRegressionConfig(T=8, d=4, d_model=16, d_qk=4, lr=3e-3, max_steps=120, seed=0, stop_factor=None)
 SGD = TransformerRegressionConfig(T=8, d=4, d_model=16, d_qk=4, lr=3e-3, max_steps=120, seed=0, stop_factor=None,
                                   optimizer="sgd")
 
 
-def _every_40_steps(monkeypatch) -> None:
-    """Saves at steps 0, 40 and 80: three saves a run instead of one per step (the tier's slowest tests did 120)."""
-    calls = itertools.count()
-    monkeypatch.setattr(checkpoints.Saver, "due", lambda self: self.checkpoint is not None and next(calls) in (0, 40, 80))
-
-
 def _mid_run_state(tmp_path: Path, monkeypatch, config=RUN) -> dict:
     folder = tmp_path / "scratch"
     monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(folder))
-    _every_40_steps(monkeypatch)
+    save_three_times(monkeypatch)
     train_regression([config])
     state = checkpoints.Checkpoint.for_configs([config], folder).load()
     assert state is not None and state["step"] == 80
