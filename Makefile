@@ -29,10 +29,10 @@ book: $(STAMP)
 unit: $(STAMP)
 	$(VENV)/bin/ruff check emergence_lib tests
 	$(VENV)/bin/mypy
-	$(PY) -m pytest -m unit tests --ignore=tests/test_book_in_browser.py -n 2
+	OMP_NUM_THREADS=1 $(PY) -m pytest -m unit tests --ignore=tests/test_book_in_browser.py -n 2
 
 integration: $(STAMP)
-	$(PY) -m pytest -m integration tests --ignore=tests/test_book_in_browser.py -n 2 --durations=10
+	OMP_NUM_THREADS=1 $(PY) -m pytest -m integration tests --ignore=tests/test_book_in_browser.py -n 2 --durations=10
 
 # Every chapter, with papermill's parameter injection set to scale="smoke", under nbval.
 notebooks: $(STAMP)

@@ -16,6 +16,7 @@ the same matmuls run several times faster than float32's.
 
 from __future__ import annotations
 
+import sys
 import time
 
 import torch
@@ -25,8 +26,9 @@ from emergence_lib.host import _time_one
 from emergence_lib.training import RegressionTraining
 
 
-def step_seconds(T: int, dtype: str, repeats: int) -> float:
-    c = TransformerRegressionConfig(T=T, d=16, d_model=256, d_qk=64, lr=1e-4, max_steps=10, seed=0, precision=dtype)
+def step_seconds(T: int, dtype: str, repeats: int, width: int = 256) -> float:
+    c = TransformerRegressionConfig(T=T, d=16, d_model=width, d_qk=width // 4, lr=1e-4, max_steps=10, seed=0,
+                                    precision=dtype)
     training = RegressionTraining(c, [c.seed], "cpu")
     optimizer = torch.optim.Adam(training.model.parameters(), lr=c.lr)
     best = float("inf")
@@ -43,13 +45,17 @@ def step_seconds(T: int, dtype: str, repeats: int) -> float:
 
 def main() -> None:
     torch.set_num_threads(1)
+    # --tiny (the tests): the same measurements at a width of 32 and T = 8, 16, in seconds rather than a minute (a
+    # bfloat16 step of the paper's model at T = 256 takes tens of seconds on a host without bfloat16 units).
+    tiny = "--tiny" in sys.argv[1:]
     f32, bf16 = _time_one("float32"), _time_one("bfloat16")
     print(f"1. one-thread matmul rate: float32 {f32:.3g} GFLOP/s, bfloat16 {bf16:.3g} GFLOP/s "
           f"(bfloat16 {bf16 / f32:.3g}x float32's)")
-    for T in (64, 256):
+    width, model = (32, "a width-32 model") if tiny else (256, "the paper's model")
+    for T in (8, 16) if tiny else (64, 256):
         repeats = 3 if bf16 >= f32 / 4 else 1  # a bfloat16 step can take minutes where it is slow
-        a, b = step_seconds(T, "float32", repeats), step_seconds(T, "bfloat16", repeats)
-        print(f"2. the paper's model, T = {T}: a step takes {a:.3g} s in float32, {b:.3g} s in bfloat16: "
+        a, b = step_seconds(T, "float32", repeats, width), step_seconds(T, "bfloat16", repeats, width)
+        print(f"2. {model}, T = {T}: a step takes {a:.3g} s in float32, {b:.3g} s in bfloat16: "
               f"bfloat16 {a / b:.3g}x as fast")
 
 
