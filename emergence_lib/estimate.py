@@ -360,11 +360,26 @@ def from_store(missing: Sequence[Any], stored: Sequence[Any], cache: Any, progre
     transformer = [r for r in missing if r.kind in ("transformer_regression", "transformer_recall")]
     if not transformer:
         return None
+    ratios, seconds = stored_speeds(stored, cache, progress)
+
+    def refuse(run: Any) -> float:
+        raise UnpricedShape(f"no stored run of shape {shape_of(run)[:3]}")
+
+    try:
+        return estimate(transformer, timer=None if time_new_shapes else refuse, progress=progress, ratios=ratios,
+                        stored_seconds=seconds, done=steps_done_in(checkpoints.resume_folder(cache.root)))
+    except UnpricedShape:
+        return None
+
+
+def stored_speeds(stored: Sequence[Any], cache: Any, progress: Callable[[str], None] | None = None
+                  ) -> tuple[StoredRatios, dict[tuple, tuple[float, int]]]:
+    """What the ``stored`` runs measured: their crossings against the law (`StoredRatios`, every stored run) and
+    their seconds a step per shape on this host (`stored_step_seconds`, the runs stored from a CPU only: a GPU's
+    are 30-100x shorter and would price hours of CPU work at minutes)."""
     from .host import describe, matmul_rates
 
     summaries = [(r, res.summary) for r in stored if (res := cache.load(r)) is not None]
-    # A step's seconds come from runs stored from a CPU only: a GPU's are 30-100x shorter and would price hours of
-    # CPU work at minutes. Crossings do not depend on the device: every stored run moves the law.
     metas = [(r, s, json.loads(cache.path(r).read_text()).get("meta", {})) for r, s in summaries]
     on_cpu = [(r, s, m) for r, s, m in metas if str(m.get("device", "cpu")) == "cpu"]
     here = matmul_rates()
@@ -373,13 +388,4 @@ def from_store(missing: Sequence[Any], stored: Sequence[Any], cache: Any, progre
         progress(f"priced at this host's matmul rates, {describe(here)}, against the storing hosts' ({recorded} of "
                  f"{len(on_cpu)} stored CPU runs recorded theirs; the others count as from the host they name: this one, "
                  f"or else a host at {describe(DEFAULT_RATES)})")
-
-    def refuse(run: Any) -> float:
-        raise UnpricedShape(f"no stored run of shape {shape_of(run)[:3]}")
-
-    try:
-        return estimate(transformer, timer=None if time_new_shapes else refuse, progress=progress,
-                        ratios=StoredRatios.from_stored(summaries), stored_seconds=stored_step_seconds(on_cpu, here),
-                        done=steps_done_in(checkpoints.resume_folder(cache.root)))
-    except UnpricedShape:
-        return None
+    return StoredRatios.from_stored(summaries), stored_step_seconds(on_cpu, here)

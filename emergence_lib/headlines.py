@@ -70,28 +70,31 @@ HEADLINES: tuple[Headline, ...] = (
              (("table1.joint.first_seeds.d_exponent", "first seeds (estimator chosen after their data)"),
               ("table1.joint.fresh_short.d_exponent", "fresh seeds, T ≤ 128 and B = 1 only")),
              name="Figure 3's d exponent", paper_says="1.29",
-             why="one joint fit over the paper's grid, as the paper fitted it; {d_bend}"),
+             where="at 17 of the paper's points, d ≤ 64 and B ≤ 8 (the paper: d to 128, B to 16)",
+             why="one joint fit, as the paper fitted it; {d_bend}"),
     Headline("3", "… as T^0.80", "table1.joint.fresh.T_exponent",
              (("table1.joint.first_seeds.T_exponent", "first seeds (estimator chosen after their data)"),
               ("table1.joint.fresh_short.T_exponent", "fresh seeds, T ≤ 128 and B = 1 only")),
              name="its T exponent", paper_says="0.80", causes=SCREEN16,
+             where="at 17 of the paper's points, d ≤ 64 and B ≤ 8 (the paper: d to 128, B to 16)",
              why="{T_local} (the first seeds, a diagnostic: the bend is judged on fresh seeds). {unsaid}"),
     Headline("3", "… and in-context repetition shortens it as B^−0.80", "table1.joint.fresh.B_exponent",
              (("table1.joint.first_seeds.B_exponent", "first seeds (estimator chosen after their data)"),),
              name="its B exponent", paper_says="−0.80",
+             where="at 17 of the paper's points, d ≤ 64 and B ≤ 8 (the paper: d to 128, B to 16)",
              why="the same joint fit; the B panel sits at T = 256"),
     Headline("3", "Cross-sample repetition shortens the plateau", "table1.figure3.cross_sample_speedup",
              name="cross-sample repetition on the Transformer", paper_says="shortens it", where="at T = 32 (the paper: T = 256)",
              why="measured at the cheap end of the paper's grid (T = 32) only"),
     Headline("4", "Recall emerges after a time ∝ N_pairs^2.25", "recall_t1.figure4.pairs_exponent_5",
-             name="recall's N_pairs exponent", paper_says="2.25",
+             name="recall's N_pairs exponent", paper_says="2.25", where="at 32–256 tokens and 4–16 pairs (the paper: 8–64 pairs)",
              why="at the paper's 5% threshold, near chance ({chance}): it partly measures guessing; chapter 4 shows the "
                  "50% reading as a diagnostic"),
     Headline("4", "… and ∝ N_tokens^0.79", "recall_t1.figure4.tokens_exponent_5",
-             name="recall's N_tokens exponent", paper_says="0.79",
+             name="recall's N_tokens exponent", paper_says="0.79", where="at 32–256 tokens and 4–16 pairs (the paper: 8–64 pairs)",
              why="the same 5% crossings"),
     Headline("4", "LayerNorm makes recall harder", "recall_t1.figure4.layernorm",
-             name="LayerNorm slowing recall", paper_says="harder",
+             name="LayerNorm slowing recall", paper_says="harder", where="at 32–256 tokens and 4–8 pairs (the paper: 8–64 pairs)",
              why="pre-LN against no LN, where the paper's text and table disagree on which it used"),
     Headline("5", "In-context repetition speeds recall up about 4×", "recall_t1.figure5.in_context_speedup",
              name="the in-context recall speed-up", paper_says="≈4×", causes=RECALL, where="at 64 tokens and 8 pairs (the paper: 256 and 32)",
@@ -115,7 +118,7 @@ HEADLINES: tuple[Headline, ...] = (
              name="Adam against SGD", paper_says="much faster",
              why="SGD at the paper's learning rate, where it crosses within its budget"),
     Headline("17", "Recall's selecting pattern forms in layer 4 of 4", "recall_t1.figure17.select_layer4_share_pre",
-             name="the share of recall runs selecting in layer 4", paper_says="most (over 0.5)", causes=LN, where="at 8 and 12 pairs (the paper: 32)",
+             name="the share of recall runs selecting in layer 4", paper_says="most (over 0.5)", causes=LN, where="at 64 tokens and 8 and 12 pairs (the paper: 256 and 32)",
              why="the paper's text puts LayerNorm in; its table does not"),
 )
 
@@ -168,9 +171,22 @@ def why_text(h: Headline, facts: dict[str, str]) -> str:
     return text[0].upper() + text[1:] if text else ""
 
 
-def headline_rows(folder: str | None = None, facts: dict[str, str] | None = None) -> list[dict[str, str]]:
+def where_text(h: Headline, prices: dict[str, str] | None = None) -> str:
+    """Where a row was measured, where that is not the paper's point, with what the paper's points would cost here
+    (``prices``: `paper_point.prices`, which the landing page passes): "Measured at 64 tokens and 8 pairs (the
+    paper: 256 and 32; its 12 runs not stored: about 2,205 CPU-hours here)."."""
+    if not h.where:
+        return ""
+    price = (prices or {}).get(h.key, "")
+    where = h.where[:-1] + f"; {price})" if price and h.where.endswith(")") else h.where + (f" ({price})" if price else "")
+    return f"Measured {where}."
+
+
+def headline_rows(folder: str | None = None, facts: dict[str, str] | None = None,
+                  prices: dict[str, str] | None = None) -> list[dict[str, str]]:
     """One row a headline, as HTML cell contents. ``facts``: the computed phrases the reasons paste (the landing page
-    computes them from the stored runs: `experiments.table1_joint.show.facts`)."""
+    computes them from the stored runs: `experiments.table1_joint.show.facts`); ``prices``: what each row's paper
+    points would cost here (`where_text`)."""
     facts = facts or {}
     folder = folder or os.environ.get(CLAIMS_LOG_ENV)
     rows = []
@@ -185,15 +201,17 @@ def headline_rows(folder: str | None = None, facts: dict[str, str] | None = None
         where = f' (<a href="chapters/{c.chapter}.html">{escape(CHAPTER_LABELS[c.chapter])}</a>)' if c.chapter else ""
         t = c.tolerance
         bound = f" (judged: ours above {t.above:g})" if isinstance(t, IntervalRule) and t.above is not None else ""
+        measured = f". {escape(where_text(h, prices))}" if h.where else ""
         rows.append({"key": h.key, "Fig.": escape(h.figure), "The paper's claim": escape(h.claim + bound), "Ours [95%]": ours,
-                     "Verdict, and why": f"{verdict(c, entry, folder)}: {escape(why_text(h, facts))}{where}"})
+                     "Verdict, and why": f"{verdict(c, entry, folder)}: {escape(why_text(h, facts))}{where}{measured}"})
     return rows
 
 
-def headline_table(folder: str | None = None, facts: dict[str, str] | None = None) -> str:
+def headline_table(folder: str | None = None, facts: dict[str, str] | None = None,
+                   prices: dict[str, str] | None = None) -> str:
     """The landing page's table of the paper's claims, as HTML (one row per `HEADLINES` entry). Each cell carries its
     column's name (``data-label``), so that a phone, which stacks the cells, still labels each one."""
-    rows = headline_rows(folder, facts)
+    rows = headline_rows(folder, facts, prices)
     head = [k for k in rows[0] if k != "key"]
     out = ['<table class="headline-table">', "<thead><tr>" + "".join(f"<th>{k}</th>" for k in head) + "</tr></thead>",
            "<tbody>"]
