@@ -476,3 +476,63 @@ def test_no_chapter_shows_a_run_in_progress(reports):
     shown = {p: m.group(0) for p, r in reports.items() if p.startswith("chapters/")
              for m in [re.search(progress, r.prose, re.I)] if m}
     assert not shown, shown
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_scoreboards_filters_show_only_the_rows_they_name(width):
+    """Issue 60 item 8: a summary and filters first. Each verdict button shows exactly the rows of the full table whose
+    status cells print that verdict (counted here from the page's own table), opens the table, says how many rows it
+    shows, and "All" restores them; the chapter menu and the text box narrow the same way."""
+    from book_browser import chromium, console_errors, serve
+
+    with serve(HTML) as base, chromium(width=width, height=900) as driver:
+        driver.get(base + "chapters/scoreboard.html")
+        text = driver.find_element("tag name", "body").text
+        assert text.index("At a glance") < text.index("Show the claims that"), "the summary, then the filters"
+        rows = driver.execute_script(
+            "const d = Array.from(document.querySelectorAll('details')).find(d => d.querySelector('summary')"
+            ".textContent.trim().startsWith('Every claim the book judges'));"
+            "const h = Array.from(d.querySelectorAll('thead th')).map(t => t.textContent.trim());"
+            "return Array.from(d.querySelectorAll('tbody tr')).map(r => [r.cells[h.indexOf('Status')].textContent + ' ' +"
+            " r.cells[h.indexOf('Ours, paper scale')].textContent, r.cells[h.indexOf('Chapter')].textContent.trim()]);")
+        assert len(rows) > 100
+        shown = lambda: driver.execute_script(  # noqa: E731
+            "const d = Array.from(document.querySelectorAll('details')).find(d => d.querySelector('summary')"
+            ".textContent.trim().startsWith('Every claim the book judges'));"
+            "return [d.open, Array.from(d.querySelectorAll('tbody tr')).filter(r => r.style.display !== 'none').length];")
+        for verdict in ("differs", "reproduced"):
+            driver.find_element("css selector", f'.scoreboard-filter button[data-verdict="{verdict}"]').click()
+            expected = sum(verdict in status.lower() for status, _ in rows)
+            assert expected > 0 and shown() == [True, expected], (verdict, shown(), expected)
+            assert f"{expected} of {len(rows)} claims shown" in driver.find_element("css selector", ".scoreboard-filter-count").text
+        driver.find_element("css selector", '.scoreboard-filter button[data-verdict="all"]').click()
+        assert shown()[1] == len(rows)
+        chapter = rows[0][1]
+        driver.execute_script("const s = document.querySelector('.scoreboard-filter select'); s.value = arguments[0];"
+                              "s.dispatchEvent(new Event('change'))", chapter)
+        assert shown()[1] == sum(c == chapter for _, c in rows)
+        wide = driver.execute_script("return document.documentElement.scrollWidth")
+        assert wide <= width + 1, f"{wide} px wide at {width}"
+        assert not console_errors(driver)
+
+
+def test_each_headline_number_is_the_landing_pages_or_names_its_reading():
+    """Issue 60 item 3: every page that prints a headline quantity prints the landing page's number (or its interval's
+    ends, or the paper's value), or names the other reading it shows (`headline_numbers`, read from the built HTML)."""
+    import json
+
+    from headline_numbers import QUANTITIES, book_pages, offending
+
+    from emergence_lib.claims import REGISTRY
+
+    logged = {}
+    for key in QUANTITIES:
+        found = sorted((ROOT / "_build" / "claims").glob(f"{key}@*.json"))
+        c = REGISTRY[key]
+        if found:
+            paper = c.paper_value if isinstance(c.paper_value, (int, float)) else None
+            logged[key] = (json.loads(found[0].read_text()), paper, c.fmt)
+    assert logged, "no headline quantity was logged in this build"
+    findings = [f for page, html in book_pages(HTML).items() for f in offending(page, html, logged)]
+    assert not findings, "\n".join(f"{f.page}: {f.quantity} printed as {f.number}, unlabelled: {f.sentence[:200]}"
+                                   for f in findings)
