@@ -42,7 +42,7 @@ notebooks: $(STAMP)
 	# locks let two chapters share it). Two chapters at a time, one thread each: a notebook's cells stay in one worker
 	# and in order (--dist loadscope).
 	OMP_NUM_THREADS=1 EMERGENCE_SMOKE_CACHE=$(SMOKE_DIR)/cache $(PY) -m pytest -m notebooks --nbval-lax --nbval-current-env \
-		-n 2 --dist loadscope $(SMOKE_DIR)
+		-n 2 --dist loadscope --durations=12 $(SMOKE_DIR)
 
 # The built book in a real browser: Debian's chromium and chromium-driver, installed here when missing.
 browser-deps:
