@@ -95,11 +95,12 @@ def test_experiments_import_runs_then_read_then_show():
 
 def test_the_engine_never_imports_an_experiment():
     """Below the experiments only the entry points that list them (the command line, the landing page's tables, the
-    registration record) and the claims registered before their runs (`claims.measured`: the paper_cpu points of
+    registration record, the paper's points that the landing rows price) and the claims registered before their runs (`claims.measured`: the paper_cpu points of
     `experiments.regression.runs` and the other measured grids) import them, and nothing below them imports a read or show module."""
     graph = _imports()
     entry_points = {"emergence_lib.cli", "emergence_lib.scorecard", "emergence_lib.registration", "emergence_lib.claims.measured",
-                   "emergence_lib.claims.unsaid", "emergence_lib.claims.bend", "emergence_lib.paper_scale", "emergence_lib.run_index", "emergence_lib.cli_store"}
+                   "emergence_lib.claims.unsaid", "emergence_lib.claims.bend", "emergence_lib.paper_scale", "emergence_lib.run_index", "emergence_lib.cli_store",
+                   "emergence_lib.paper_point"}
     for module, deps in graph.items():
         if module.startswith("emergence_lib.experiments") or module in entry_points:
             continue
