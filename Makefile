@@ -24,15 +24,17 @@ book: $(STAMP)
 	OMP_NUM_THREADS=1 EMERGENCE_CLAIMS_LOG=$(CURDIR)/_build/claims EMERGENCE_TABLES_DIR=$(CURDIR)/_build/tables \
 		$(VENV)/bin/jupyter-book build --all --warningiserror --keep-going .
 
-# Test tiers (markers set in tests/conftest.py): unit (under a minute), integration, notebooks. Two workers, one per
-# core of the CI machine (the tests share no files outside their tmp_path; each starts its own subprocesses).
+# Test tiers (markers set in tests/conftest.py): unit (under two minutes), integration, notebooks. Two workers, one per
+# core of the CI machine (the tests share no files outside their tmp_path; each starts its own subprocesses), each
+# torch on one thread: with two threads a worker the checkpoint fault tests took 170 s instead of 27. The integration
+# tier's workers steal queued tests from each other, so that a long test started last leaves no core idle.
 unit: $(STAMP)
 	$(VENV)/bin/ruff check emergence_lib tests
 	$(VENV)/bin/mypy
 	OMP_NUM_THREADS=1 $(PY) -m pytest -m unit tests --ignore=tests/test_book_in_browser.py -n 2
 
 integration: $(STAMP)
-	OMP_NUM_THREADS=1 $(PY) -m pytest -m integration tests --ignore=tests/test_book_in_browser.py -n 2 --durations=10
+	OMP_NUM_THREADS=1 $(PY) -m pytest -m integration tests --ignore=tests/test_book_in_browser.py -n 2 --dist worksteal --durations=10
 
 # Every chapter, with papermill's parameter injection set to scale="smoke", under nbval.
 notebooks: $(STAMP)

@@ -190,6 +190,7 @@ def headline_rows(folder: str | None = None, facts: dict[str, str] | None = None
     facts = facts or {}
     folder = folder or os.environ.get(CLAIMS_LOG_ENV)
     rows = []
+    said = ""  # the last row's point, said once for the rows in a run that share it
     for h in HEADLINES:
         c = REGISTRY[h.key]
         entry = logged_entry(c, folder)
@@ -201,7 +202,9 @@ def headline_rows(folder: str | None = None, facts: dict[str, str] | None = None
         where = f' (<a href="chapters/{c.chapter}.html">{escape(CHAPTER_LABELS[c.chapter])}</a>)' if c.chapter else ""
         t = c.tolerance
         bound = f" (judged: ours above {t.above:g})" if isinstance(t, IntervalRule) and t.above is not None else ""
-        measured = f". {escape(where_text(h, prices))}" if h.where else ""
+        point = where_text(h, prices)
+        measured = "" if not point else ". Measured as above." if point == said else f". {escape(point)}"
+        said = point
         rows.append({"key": h.key, "Fig.": escape(h.figure), "The paper's claim": escape(h.claim + bound), "Ours [95%]": ours,
                      "Verdict, and why": f"{verdict(c, entry, folder)}: {escape(why_text(h, facts))}{where}{measured}"})
     return rows

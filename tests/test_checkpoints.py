@@ -91,12 +91,12 @@ def test_a_run_stopped_midway_resumes_bit_identically(tmp_path, monkeypatch, sig
 
 
 def test_resuming_restores_the_schedule_and_random_streams(tmp_path, monkeypatch):
-    """Saved at every step (interval 0), then resumed from a state saved midway: equal to a run without checkpoints.
+    """Saved along the way (every 150 steps), then resumed from a state saved midway: equal to a run without checkpoints.
     Shown to fail without the restored random streams (the batches after the stop would differ)."""
     reference = train_recall([RECALL])[0]
     folder = tmp_path / "ckpt"
     monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(folder))
-    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "0")
+    save_at(monkeypatch, range(0, RECALL.max_steps + 1, 150))  # the last at max_steps
     full = train_recall([RECALL])[0]
     assert differences(reference, full) == []
     ckpt = checkpoints.Checkpoint.for_configs([RECALL])
@@ -107,16 +107,25 @@ def test_resuming_restores_the_schedule_and_random_streams(tmp_path, monkeypatch
     assert state is not None and state["step"] == reference.summary["steps_run"]
     partial = _state_at(RECALL, 300, folder, monkeypatch)
     ckpt.save(partial, 300, RECALL.max_steps)
-    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "600")
+    save_at(monkeypatch, ())
     resumed = train_recall([RECALL])[0]
     assert differences(reference, resumed) == []
+
+
+def save_at(monkeypatch, steps) -> None:
+    """Checkpoint only at the loop's ``steps`` (a run from step 0 asks `Saver.due` once a step), not at every step:
+    a 600-step run saved 601 times, with an fsync each, took most of a minute."""
+    import itertools
+
+    calls = itertools.count()
+    monkeypatch.setattr(checkpoints.Saver, "due", lambda self: self.checkpoint is not None and next(calls) in steps)
 
 
 def _state_at(config, step: int, folder: Path, monkeypatch) -> dict:
     """The state a run of ``config`` saves at ``step`` (trained in a scratch folder, stopped there by an exception)."""
     scratch = folder.parent / "scratch"
     monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(scratch))
-    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "0")
+    save_at(monkeypatch, (step,))
     original = checkpoints.Checkpoint.save
 
     class Stop(BaseException):  # a failed save (an Exception) is caught, said and trained past
@@ -156,14 +165,14 @@ def test_a_state_another_kind_of_device_saved_is_never_resumed(tmp_path, monkeyp
     having stopped by step 300, so a resumed run would end there: the same state marked as a CPU's does."""
     folder = tmp_path / "ckpt"
     monkeypatch.setenv(checkpoints.CHECKPOINT_DIR_ENV, str(folder))
-    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "0")
+    save_at(monkeypatch, (0, RECALL.max_steps))
     reference = train_recall([RECALL])[0]
     ckpt = checkpoints.Checkpoint.for_configs([RECALL])
     assert ckpt is not None
     last = ckpt.load()
     assert last is not None and last["device"] == "cpu", "a checkpoint says which device saved it"
     partial = _state_at(RECALL, 300, folder, monkeypatch)
-    monkeypatch.setenv(checkpoints.CHECKPOINT_EVERY_ENV, "600")
+    save_at(monkeypatch, ())
     # Every member stopped at its last recorded evaluation, as training marks a stop (a stop step that is not one of
     # its recorded steps is refused: `checkpoint_state.check_values`).
     last = partial["steps"][-1]

@@ -56,3 +56,14 @@ def test_a_price_reads_stored_runs_and_never_times_a_shape(monkeypatch):
     assert set(e.table["s_per_step_from"]) != {"timed"}
     # Each run trains its budget (Figure 5's runs train a fixed number of steps): 150,000 at the paper scale.
     assert (e.table["expected_steps"] == 150_000).all()
+
+
+def test_rows_in_a_run_that_share_a_point_say_it_once():
+    """The landing page holds three screens: Figure 5's three rows (and Figure 3's) name their point on the first."""
+    prices = {k: "its 12 runs not stored: about 1,670 CPU-hours here" for k in paper_point.PAPER_POINTS}
+    rows = {r["key"]: r["Verdict, and why"] for r in headlines.headline_rows(prices=prices)}
+    first, *rest = ("recall_t1.figure5.in_context_speedup", "recall_t1.figure5.cross_sample_speedup",
+                    "recall_t1.figure5.overfitting")
+    assert "Measured at 64 tokens and 8 pairs" in rows[first]
+    assert all(rows[k].endswith("Measured as above.") for k in rest)
+    assert "Measured at 32–256 tokens and 4–8 pairs" in rows["recall_t1.figure4.layernorm"], "another point: said"
