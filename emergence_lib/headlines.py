@@ -174,7 +174,7 @@ def why_text(h: Headline, facts: dict[str, str]) -> str:
 def where_text(h: Headline, prices: dict[str, str] | None = None) -> str:
     """Where a row was measured, where that is not the paper's point, with what the paper's points would cost here
     (``prices``: `paper_point.prices`, which the landing page passes): "Measured at 64 tokens and 8 pairs (the
-    paper: 256 and 32; its 12 runs not stored: about 2,205 CPU-hours here)."."""
+    paper: 256 and 32; 12 more runs, about 2,200 CPU-hours here)."."""
     if not h.where:
         return ""
     price = (prices or {}).get(h.key, "")
@@ -302,7 +302,7 @@ def verdict_lines(folder: str | None = None) -> str:
     waiting = [h.name for h, _, s in status if s == "not run yet"]
     lines = [f"**Reproduces** ({len(holds)} of {len(HEADLINES)}): " + ("; ".join(holds) if holds else "none yet") + "."]
     lines.append(f"**Does not** ({len(differs)}): " + ("; ".join(
-        f"{h.name}, {_ours_briefly(h, e)} against the paper's {h.paper_says}" + (" (measured at another point: see its row)" if h.where else "")
+        f"{h.name}, {_ours_briefly(h, e)} against the paper's {h.paper_says}"
         for h, e in differs) if differs else "none") + ".")
     lines.append("**Why:** " + ("; ".join(f"{h.name}: {cause_line(h, folder)}" for h, _ in differs)
                                 if differs else "nothing differs") + ".")

@@ -1,5 +1,5 @@
 """What the paper's own points would cost here, for a headline measured at cheaper ones (issue 60 item 5): the landing
-row says "at 64 tokens and 8 pairs (the paper: 256 and 32; its 12 runs, about N CPU-hours here)".
+row says "at 64 tokens and 8 pairs (the paper: 256 and 32; 12 more runs, about N CPU-hours here)".
 
 The paper's points are the book's reading of its grids, the ``paper`` scale of the headline's figure
 (`PaperPoint`): the runs of that scale not stored in ``data/`` are priced from the stored runs alone, never timed (a
@@ -126,10 +126,11 @@ def prices() -> dict[str, str]:
 
 
 def price_words(key: str) -> str:
-    """'its 12 runs not stored: about 11,000 CPU-hours here', or '' where none is missing or a set-up has no stored
-    run to price it."""
+    """'12 more runs, about 2,200 CPU-hours here' (two significant figures: the host's rate, measured as each page is
+    built, moves the rest), or '' where none is missing or a set-up has no stored run to price it."""
     e = price(key)
     if e is None:
         return ""
-    n = len(e.table)
-    return f"its {n} run{'s' if n != 1 else ''} not stored: about {e.expected_hours:,.0f} CPU-hours here"
+    n, hours = len(e.table), e.expected_hours
+    rounded = float(f"{hours:.2g}") if hours >= 1 else hours
+    return f"{n} more run{'s' if n != 1 else ''}, about {rounded:,.0f} CPU-hours here"

@@ -35,7 +35,7 @@ def test_every_row_measured_away_from_the_papers_points_has_them_priced_and_no_o
 
 def test_a_rows_words_carry_its_price_inside_the_papers_parenthesis():
     h = next(h for h in headlines.HEADLINES if h.key == "recall_t1.figure5.in_context_speedup")
-    price = "its 12 runs not stored: about 1,670 CPU-hours here"
+    price = "12 more runs, about 1,700 CPU-hours here"
     assert headlines.where_text(h, {h.key: price}) == (
         f"Measured at 64 tokens and 8 pairs (the paper: 256 and 32; {price}).")
     assert headlines.where_text(h) == "Measured at 64 tokens and 8 pairs (the paper: 256 and 32)."
@@ -51,7 +51,9 @@ def test_a_price_reads_stored_runs_and_never_times_a_shape(monkeypatch):
     paper_point._price.cache_clear()
     words = paper_point.price_words("recall_t1.figure5.in_context_speedup")
     # data/ holds no run at the paper's point (256 tokens, 32 pairs): the 12 runs of Figure 5's B sweep are priced.
-    assert words.startswith("its 12 runs not stored: about ") and words.endswith(" CPU-hours here"), words
+    assert words.startswith("12 more runs, about ") and words.endswith(" CPU-hours here"), words
+    hours = float(words.split("about ")[1].split(" ")[0].replace(",", ""))
+    assert hours == float(f"{paper_point.price('recall_t1.figure5.in_context_speedup').expected_hours:.2g}")
     e = paper_point.price("recall_t1.figure5.in_context_speedup")
     assert set(e.table["s_per_step_from"]) != {"timed"}
     # Each run trains its budget (Figure 5's runs train a fixed number of steps): 150,000 at the paper scale.
@@ -60,7 +62,7 @@ def test_a_price_reads_stored_runs_and_never_times_a_shape(monkeypatch):
 
 def test_rows_in_a_run_that_share_a_point_say_it_once():
     """The landing page holds three screens: Figure 5's three rows (and Figure 3's) name their point on the first."""
-    prices = {k: "its 12 runs not stored: about 1,670 CPU-hours here" for k in paper_point.PAPER_POINTS}
+    prices = {k: "12 more runs, about 1,700 CPU-hours here" for k in paper_point.PAPER_POINTS}
     rows = {r["key"]: r["Verdict, and why"] for r in headlines.headline_rows(prices=prices)}
     first, *rest = ("recall_t1.figure5.in_context_speedup", "recall_t1.figure5.cross_sample_speedup",
                     "recall_t1.figure5.overfitting")
