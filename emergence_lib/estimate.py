@@ -350,6 +350,11 @@ class UnpricedShape(LookupError):
     """A shape with no stored run, priced only by timing it (`from_store` with ``time_new_shapes=False``)."""
 
 
+def refuse_timing(run: Any) -> float:
+    """The timer of a price that reads stored runs only (a page computes nothing): a shape without one is unpriced."""
+    raise UnpricedShape(f"no stored run of shape {shape_of(run)[:3]}")
+
+
 def from_store(missing: Sequence[Any], stored: Sequence[Any], cache: Any, progress: Callable[[str], None] | None = None,
                time_new_shapes: bool = True) -> Estimate | None:
     """For the Transformer runs in ``missing``: their CPU time here, from the seconds a step the ``stored`` runs of a
@@ -361,12 +366,8 @@ def from_store(missing: Sequence[Any], stored: Sequence[Any], cache: Any, progre
     if not transformer:
         return None
     ratios, seconds = stored_speeds(stored, cache, progress)
-
-    def refuse(run: Any) -> float:
-        raise UnpricedShape(f"no stored run of shape {shape_of(run)[:3]}")
-
     try:
-        return estimate(transformer, timer=None if time_new_shapes else refuse, progress=progress, ratios=ratios,
+        return estimate(transformer, timer=None if time_new_shapes else refuse_timing, progress=progress, ratios=ratios,
                         stored_seconds=seconds, done=steps_done_in(checkpoints.resume_folder(cache.root)))
     except UnpricedShape:
         return None

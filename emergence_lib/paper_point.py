@@ -21,7 +21,7 @@ from typing import Any
 
 from .cache import run_key
 from .claims import REGISTRY
-from .estimate import Estimate, UnpricedShape, estimate, shape_of, stored_speeds
+from .estimate import Estimate, UnpricedShape, estimate, refuse_timing, shape_of, stored_speeds
 
 
 @dataclass(frozen=True)
@@ -110,12 +110,8 @@ def _price(point: PaperPoint) -> Estimate | None:
         scaled = length_scaled(shape, seconds)
         if scaled is not None:
             seconds[shape] = scaled
-
-    def refuse(run: Any) -> float:
-        raise UnpricedShape(f"no stored run of the set-up of {shape_of(run)[:3]}")
-
     try:
-        return estimate(missing, timer=refuse, ratios=ratios, stored_seconds=seconds)
+        return estimate(missing, timer=refuse_timing, ratios=ratios, stored_seconds=seconds)
     except UnpricedShape:
         return None
 
