@@ -19,19 +19,24 @@ $(STAMP): pyproject.toml constraints.txt
 # Chapters execute at their default scale ("cpu") and read data/; only missing runs are computed.
 # Each chapter also logs the claims it judged into _build/claims (read by the scoreboard's forest plot) and its
 # tables as CSV into _build/tables (copied into the HTML, linked from each table); both emptied first.
+# The pages execute first, two at a time, into the execution cache the build then reads (emergence_lib/book_execute.py).
+BOOK_ENV := OMP_NUM_THREADS=1 EMERGENCE_CLAIMS_LOG=$(CURDIR)/_build/claims EMERGENCE_TABLES_DIR=$(CURDIR)/_build/tables
 book: $(STAMP)
 	rm -rf _build/claims _build/tables
-	OMP_NUM_THREADS=1 EMERGENCE_CLAIMS_LOG=$(CURDIR)/_build/claims EMERGENCE_TABLES_DIR=$(CURDIR)/_build/tables \
-		$(VENV)/bin/jupyter-book build --all --warningiserror --keep-going .
+	$(BOOK_ENV) $(PY) -m emergence_lib.book_execute
+	$(BOOK_ENV) $(VENV)/bin/jupyter-book build --all --warningiserror --keep-going .
 
 # Test tiers (markers set in tests/conftest.py): unit (under two minutes), integration, notebooks. Two workers, one per
 # core of the CI machine (the tests share no files outside their tmp_path; each starts its own subprocesses), each
 # torch on one thread: with two threads a worker the checkpoint fault tests took 170 s instead of 27. The integration
 # tier's workers steal queued tests from each other, so that a long test started last leaves no core idle.
+# mypy (about a minute of one core on a fresh clone) runs beside the unit tests; its report is printed after them.
 unit: $(STAMP)
 	$(VENV)/bin/ruff check emergence_lib tests
-	$(VENV)/bin/mypy
-	OMP_NUM_THREADS=1 $(PY) -m pytest -m unit tests --ignore=tests/test_book_in_browser.py -n 2
+	@mkdir -p _build; $(VENV)/bin/mypy > _build/mypy.log 2>&1 & mypy=$$!; \
+	OMP_NUM_THREADS=1 $(PY) -m pytest -m unit tests --ignore=tests/test_book_in_browser.py -n 2; status=$$?; \
+	wait $$mypy; mypy_status=$$?; echo "mypy:"; cat _build/mypy.log; \
+	if [ $$status -eq 0 ]; then exit $$mypy_status; else exit $$status; fi
 
 integration: $(STAMP)
 	OMP_NUM_THREADS=1 $(PY) -m pytest -m integration tests --ignore=tests/test_book_in_browser.py -n 2 --dist worksteal --durations=10

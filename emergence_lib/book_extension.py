@@ -9,6 +9,8 @@
 * The runs browser's data, every stored run of its figures from ``data/``, is written as ``_static/stored_runs.js``
   (`run_index`).
 * The errata's entries carry their dates from git (`stamp.section_dates`): the commit that wrote each heading.
+* The execution cache that `book_execute` fills is read only when it was filled from this library and this
+  ``data/`` (`drop_stale_execution_cache`).
 * Every page ends with its edition (`stamp`): version, build date, commit and a short hash of ``data/``.
 * The page's ".ipynb" download was the committed source, without outputs, and myst-nb's executed copy has its glued
   outputs (most figures and numbers) taken out. The download becomes the executed notebook with every output, the
@@ -17,6 +19,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 
@@ -201,8 +204,28 @@ def light_by_default(app: Any, config: Any) -> None:
     config.html_context = {**(config.html_context or {}), "default_mode": "light"}
 
 
+def drop_stale_execution_cache(app: Any, config: Any) -> None:
+    """In myst-nb's "cache" mode, the execution cache is read only if `book_execute` filled it from this library and
+    this ``data/`` (its stamp matches) and the claims log it wrote is still there; otherwise it is emptied, and the
+    build executes every page itself. The cache keys on code cells alone, so a change to ``emergence_lib`` or
+    ``data/`` would otherwise be served stale outputs."""
+    import shutil
+    from pathlib import Path
+
+    from .book_execute import stamp_matches
+    from .claims.judging import CLAIMS_LOG_ENV
+
+    if getattr(config, "nb_execution_mode", None) != "cache":
+        return
+    cache = Path(config.nb_execution_cache_path or Path(app.outdir).parent / ".jupyter_cache")
+    log = os.environ.get(CLAIMS_LOG_ENV)
+    if cache.exists() and not (stamp_matches(cache) and (not log or any(Path(log).glob("*.json")))):
+        shutil.rmtree(cache)
+
+
 def setup(app: Any) -> dict[str, Any]:
     keep_executed_outputs()
+    app.connect("config-inited", drop_stale_execution_cache)
     app.connect("config-inited", light_by_default)
     app.connect("build-finished", write_stored_runs)
     app.connect("build-finished", write_executed_downloads)

@@ -343,16 +343,22 @@ def _set_controls(driver, values: dict) -> None:
         driver.execute_script("arguments[0].dispatchEvent(new Event('change'))", box)
 
 
+@pytest.fixture(scope="module")
+def toy_plateaus() -> list[float]:
+    """emergence_lib's reduced flow at TOY_POINTS, computed once for both widths (about 25 s on a 2-core host)."""
+    from emergence_lib.configs import ToyFlowConfig
+    from emergence_lib.runs import run_toy_flow
+
+    return [r.summary["plateau_length"] for r in run_toy_flow([ToyFlowConfig(T=T, d=d, B=B, p=p) for T, d, B, p in TOY_POINTS])]
+
+
 @pytest.mark.parametrize("width", [1280, 390])
-def test_the_toy_explorer_agrees_with_the_library(width):
+def test_the_toy_explorer_agrees_with_the_library(width, toy_plateaus):
     """Set through the page's own number inputs, the plateau the page shows is emergence_lib's reduced flow's within
     1%; the settings land in the address; the page raises no console error and fits a phone's width."""
     from book_browser import chromium, console_errors, serve
 
-    from emergence_lib.configs import ToyFlowConfig
-    from emergence_lib.runs import run_toy_flow
-
-    expected = [r.summary["plateau_length"] for r in run_toy_flow([ToyFlowConfig(T=T, d=d, B=B, p=p) for T, d, B, p in TOY_POINTS])]
+    expected = toy_plateaus
     shown = []
     with serve(HTML) as base, chromium(width=width, height=900) as driver:
         driver.get(base + "chapters/explore_toy.html")
