@@ -45,7 +45,8 @@ def test_the_position_cost_is_a_difference_of_slopes_with_an_interval_that_cover
 
 
 @pytest.mark.integration
-def test_the_smoke_grid_runs_and_its_slopes_read(data_dir):
+def test_the_smoke_grid_runs_and_its_slopes_read(data_dir, notebooks_smoke_cache):
+    """Chapter A4's smoke grid (under `make test`, read from the smoke chapters' runs), and its slope read off it."""
     results = AblationsMeasured(scale="smoke").run(progress=False)
     s = results["feature + random position"].summary.assign(B=1)
     row = measured_slope(s, [(T, d, 1) for T in (8, 16) for d in (2, 4)], "T", "d")
