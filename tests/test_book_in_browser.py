@@ -37,14 +37,26 @@ CHAPTER_FIGURES = {
 
 
 @pytest.fixture(scope="module")
-def reports():
+def inspections():
+    """Every page at a laptop's width (1280 × 900, with screenshots) and on a phone's screen (390 × 844), the two
+    passes at once, each in its own Chromium: one waits on page loads while the other renders."""
+    from concurrent.futures import ThreadPoolExecutor
+
     try:
         find_browser()
     except BrowserMissing as exc:
         pytest.fail(str(exc), pytrace=False)
     if not (HTML / "index.html").exists():
         pytest.fail(f"no built book in {HTML}: run `make book` first", pytrace=False)
-    found = inspect_book(HTML, SHOTS)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        laptop = pool.submit(inspect_book, HTML, SHOTS)
+        phone = pool.submit(inspect_book, HTML, None, width=390, height=844)
+        return laptop.result(), phone.result()
+
+
+@pytest.fixture(scope="module")
+def reports(inspections):
+    found = inspections[0]
     SHOTS.mkdir(parents=True, exist_ok=True)
     (SHOTS / "layout.json").write_text(json.dumps([{k: v for k, v in asdict(r).items() if k != "text"} for r in found], indent=1))
     print("\n" + layout_table(found))
@@ -58,11 +70,9 @@ CHAPTERS_WITH_RESULTS = [f"chapters/{c}.html" for c in (
 
 
 @pytest.fixture(scope="module")
-def phone_reports():
+def phone_reports(inspections):
     """Every page on a phone's screen, 390 × 844 px (no screenshots)."""
-    if not (HTML / "index.html").exists():
-        pytest.fail(f"no built book in {HTML}: run `make book` first", pytrace=False)
-    return {r.page: r for r in inspect_book(HTML, None, width=390, height=844)}
+    return {r.page: r for r in inspections[1]}
 
 
 @pytest.mark.parametrize("screen", ["laptop", "phone"])
