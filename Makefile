@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine (Python 3.11 + package registries):
 #   make book   # venv + install + build the HTML book into _build/html
-#   make test   # venv + install + unit tests + every chapter at scale="smoke" (nbval) + integration tests and the book build + the built book in Chromium
+#   make test   # venv + install + unit tests + every chapter at scale="smoke" (nbval) + integration tests + the book build + the built book in Chromium
 #   make pdf    # the built book (landing page and chapters) as one PDF, _build/book.pdf
 PYTHON ?= python3
 VENV := .venv
@@ -69,20 +69,17 @@ browser-deps:
 browser: $(STAMP) browser-deps
 	$(PY) -m pytest -m browser tests/test_book_in_browser.py -s
 
-# The tiers in turn, but the book build beside the integration tests: each leaves part of the two cores idle
-# (subprocesses starting, one notebook ending before the next), and the build waits on no timer, so load cannot fail
-# it. Its output is printed when both end. The notebooks run before the integration tests, which read their smoke
-# runs; the browser tier runs last and alone (its pages load against timers). Each tier's wall time is printed at the
-# end, also when one fails (the tiers run so far, then the failure), then make test's own.
+# Each tier in turn; the notebooks before the integration tests, which read their smoke runs. Each tier's wall time is
+# printed at the end, also when one fails (the tiers run so far, then the failure), then make test's own. (The book
+# build beside the integration tests was tried: four processes on two cores took longer than the two tiers in turn.)
+TIERS := unit notebooks integration book browser
 test: $(STAMP)
-	@mkdir -p _build; : > _build/tier_times.txt; start=$$(date +%s); \
-	tier() { t0=$$(date +%s); $(MAKE) --no-print-directory $$1; s=$$?; \
-	  echo "  $$1: $$(( $$(date +%s) - t0 )) s$$2" >> _build/tier_times.txt; \
-	  [ $$s -eq 0 ] || echo "  ($$1 failed)" >> _build/tier_times.txt; return $$s; }; \
-	beside() { { tier book " (beside the integration tests)" > _build/book_tier.log 2>&1; echo $$? > _build/book_tier.rc; } & \
-	  tier integration ""; i=$$?; wait; echo "make book (run beside the integration tests):"; cat _build/book_tier.log; \
-	  [ $$i -eq 0 ] && [ "$$(cat _build/book_tier.rc)" -eq 0 ]; }; \
-	tier unit "" && tier notebooks "" && beside && tier browser ""; status=$$?; \
+	@mkdir -p _build; : > _build/tier_times.txt; start=$$(date +%s); status=0; \
+	for tier in $(TIERS); do \
+	  t0=$$(date +%s); $(MAKE) --no-print-directory $$tier || status=$$?; \
+	  echo "  $$tier: $$(( $$(date +%s) - t0 )) s" >> _build/tier_times.txt; \
+	  if [ $$status -ne 0 ]; then echo "  ($$tier failed)" >> _build/tier_times.txt; break; fi; \
+	done; \
 	echo "make test, each tier's wall time:"; cat _build/tier_times.txt; \
 	echo "  make test: $$(( $$(date +%s) - start )) s"; exit $$status
 

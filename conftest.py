@@ -4,7 +4,7 @@
     make integration   # pytest -m integration: real entry points, subprocesses, recomputed stored runs
     make notebooks     # every chapter at scale="smoke" under nbval
     make browser       # the built book in headless Chromium (after make book)
-    make test          # all of them: unit, notebooks, integration beside the book build, browser (the CI command)
+    make test          # all of them: unit, notebooks, integration, the book build, browser (the CI command)
 
 A module's tier is set here, in one place (this file sits at the root so that it also marks the
 prepared chapters under _build/smoke); a test inside a unit module that needs more can say
